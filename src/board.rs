@@ -1,0 +1,216 @@
+//! The Sudoku vocabulary (cell, digit, row, column, box) and the `Board` type.
+//!
+//! A `Board` only exists parsed: `Board::parse` accepts the puzzle text of the design
+//! contract and rejects bad characters, wrong cell counts and conflicting givens with a
+//! typed error that carries the position. This module knows nothing of solving.
+
+use std::fmt;
+
+/// Cells on a board.
+pub const CELLS: usize = 81;
+
+/// A cell index, 0..81, row-major.
+pub type Cell = usize;
+
+/// The row (0..9) of a cell.
+pub const fn row_of(cell: Cell) -> usize {
+    cell / 9
+}
+
+/// The column (0..9) of a cell.
+pub const fn col_of(cell: Cell) -> usize {
+    cell % 9
+}
+
+/// The box (0..9, row-major) of a cell.
+pub const fn box_of(cell: Cell) -> usize {
+    (cell / 27) * 3 + (cell % 9) / 3
+}
+
+/// A cell named the way Sudoku players write it, 1-based: `r1c5`.
+pub struct CellName(pub Cell);
+
+impl fmt::Display for CellName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}", row_of(self.0) + 1, col_of(self.0) + 1)
+    }
+}
+
+/// A 9x9 grid whose givens do not conflict. `0` marks an empty cell, `1..=9` a digit.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    cells: [u8; CELLS],
+}
+
+/// Why a puzzle text is not a valid puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PuzzleError {
+    /// A character that is neither a digit, an empty marker nor ignorable layout.
+    BadCharacter {
+        /// The offending character.
+        character: char,
+        /// Its 1-based position among the characters of the text.
+        position: usize,
+    },
+    /// The text holds fewer or more than 81 cells.
+    WrongCellCount {
+        /// How many cells the text holds.
+        found: usize,
+    },
+    /// Two givens put the same digit twice in one row, column or box.
+    Conflict {
+        /// The first cell, in row-major order.
+        first: Cell,
+        /// The second cell.
+        second: Cell,
+        /// The digit both hold.
+        digit: u8,
+    },
+}
+
+impl fmt::Display for PuzzleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PuzzleError::BadCharacter {
+                character,
+                position,
+            } => write!(
+                f,
+                "bad character {character:?} at position {position}: \
+                 a cell is 1-9 or one of '.', '0', '_'"
+            ),
+            PuzzleError::WrongCellCount { found } => {
+                write!(f, "puzzle has {found} cells, expected 81")
+            }
+            PuzzleError::Conflict {
+                first,
+                second,
+                digit,
+            } => write!(
+                f,
+                "{} and {} both hold {digit}",
+                CellName(first),
+                CellName(second)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PuzzleError {}
+
+impl Board {
+    /// Parses puzzle text: 81 cells row-major, `1`-`9` givens, `.` `0` `_` empty;
+    /// whitespace and the grid characters `|`, `-`, `+` are skipped.
+    pub fn parse(text: &str) -> Result<Board, PuzzleError> {
+        let mut cells = [0u8; CELLS];
+        let mut count = 0usize;
+        for (index, character) in text.chars().enumerate() {
+            let value = match character {
+                '1'..='9' => character as u8 - b'0',
+                '.' | '0' | '_' => 0,
+                '|' | '-' | '+' => continue,
+                c if c.is_whitespace() => continue,
+                _ => {
+                    return Err(PuzzleError::BadCharacter {
+                        character,
+                        position: index + 1,
+                    });
+                }
+            };
+            if count < CELLS {
+                cells[count] = value;
+            }
+            count += 1;
+        }
+        if count != CELLS {
+            return Err(PuzzleError::WrongCellCount { found: count });
+        }
+        if let Some((first, second)) = first_conflict(&cells) {
+            return Err(PuzzleError::Conflict {
+                first,
+                second,
+                digit: cells[first],
+            });
+        }
+        Ok(Board { cells })
+    }
+
+    /// The value of a cell: `0` when empty.
+    pub fn get(&self, cell: Cell) -> u8 {
+        self.cells[cell]
+    }
+
+    /// All 81 cell values, row-major, `0` for empty.
+    pub fn cells(&self) -> &[u8; CELLS] {
+        &self.cells
+    }
+
+    /// Number of filled cells.
+    pub fn filled(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// True when every cell holds a digit.
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// The board as one line of 81 characters, `.` for empty cells.
+    pub fn to_line(&self) -> String {
+        self.cells
+            .iter()
+            .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
+            .collect()
+    }
+
+    /// Sets a cell without checks; the solvers use it to build their answer.
+    pub(crate) fn with_cells(cells: [u8; CELLS]) -> Board {
+        Board { cells }
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_line())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", self.to_line())
+    }
+}
+
+/// The first pair of givens (in row-major order of the second cell) that share a
+/// row, column or box and hold the same digit.
+fn first_conflict(cells: &[u8; CELLS]) -> Option<(Cell, Cell)> {
+    for second in 0..CELLS {
+        let digit = cells[second];
+        if digit == 0 {
+            continue;
+        }
+        let clash = (0..second).find(|&first| {
+            cells[first] == digit
+                && (row_of(first) == row_of(second)
+                    || col_of(first) == col_of(second)
+                    || box_of(first) == box_of(second))
+        });
+        if let Some(first) = clash {
+            return Some((first, second));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boxes_are_row_major() {
+        assert_eq!(box_of(0), 0);
+        assert_eq!(box_of(8), 2);
+        assert_eq!(box_of(30), 4);
+        assert_eq!(box_of(80), 8);
+    }
+}

@@ -1,0 +1,186 @@
+//! The command line: `sudokud serve` (the default) runs the gRPC server,
+//! `sudokud solve` solves puzzles locally, one a line. Flags are parsed by clap into
+//! raw arguments here, then turned into engine and service types.
+
+use std::io::{self, BufRead, BufWriter, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tracing_subscriber::EnvFilter;
+
+use crate::board::Board;
+use crate::server;
+use crate::service::{Limits, SudokuSolver};
+use crate::solver::{self, Algorithm, Control, Interrupted, NoEvents};
+
+/// A Sudoku-solving gRPC service.
+#[derive(Debug, Parser)]
+#[command(name = "sudokud", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the gRPC server (the default when no subcommand is given).
+    Serve(ServeArgs),
+    /// Solve puzzles locally: one puzzle a line from FILE or stdin, one answer a line.
+    Solve(SolveArgs),
+}
+
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "SUDOKUD_LISTEN", default_value = "127.0.0.1:50051")]
+    listen: SocketAddr,
+    /// Server-wide cap on steps per call; a request's max_steps can only lower it.
+    #[arg(long, env = "SUDOKUD_MAX_STEPS", default_value_t = 1_000_000_000)]
+    max_steps: u64,
+    /// Steps per stream message when a request leaves max_batch at 0.
+    #[arg(long, env = "SUDOKUD_DEFAULT_BATCH", default_value_t = 256)]
+    default_batch: u32,
+}
+
+#[derive(Debug, Args)]
+struct SolveArgs {
+    /// File with one puzzle a line; stdin when absent or `-`.
+    file: Option<PathBuf>,
+    /// The search to run.
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::Default)]
+    algorithm: AlgorithmArg,
+    /// Print the number of solutions (0, 1, or 2 meaning "two or more") instead of
+    /// the solution.
+    #[arg(long)]
+    count: bool,
+    /// Give up on a puzzle after this many steps (prints an error line for it).
+    #[arg(long)]
+    max_steps: Option<u64>,
+}
+
+/// Algorithm names on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum AlgorithmArg {
+    /// The fastest engine (what ALGORITHM_UNSPECIFIED picks).
+    Default,
+    /// Classic row-major backtracking.
+    Backtracking,
+    /// Singles to a fixpoint, then row-major backtracking.
+    Singles,
+    /// Singles at every node, fewest-candidates branching.
+    Propagation,
+}
+
+impl AlgorithmArg {
+    fn engine(self) -> Algorithm {
+        match self {
+            AlgorithmArg::Default => Algorithm::DEFAULT,
+            AlgorithmArg::Backtracking => Algorithm::Backtracking,
+            AlgorithmArg::Singles => Algorithm::Singles,
+            AlgorithmArg::Propagation => Algorithm::Propagation,
+        }
+    }
+}
+
+/// Parses the command line and runs the chosen command.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => serve(cli.serve),
+        Some(Command::Serve(args)) => serve(args),
+        Some(Command::Solve(args)) => solve(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("sudokud: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+type CliResult = Result<(), Box<dyn std::error::Error>>;
+
+fn serve(args: ServeArgs) -> CliResult {
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+        .init();
+    let limits = Limits {
+        max_steps: args.max_steps,
+        default_batch: args.default_batch,
+        ..Limits::default()
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .map_err(|error| format!("cannot listen on {}: {error}", args.listen))?;
+        tracing::info!(address = %listener.local_addr()?, "sudokud serving gRPC");
+        server::run(
+            listener,
+            SudokuSolver::new(limits),
+            server::shutdown_signal(),
+        )
+        .await?;
+        tracing::info!("sudokud stopped");
+        Ok(())
+    })
+}
+
+fn solve(args: SolveArgs) -> CliResult {
+    let input: Box<dyn BufRead> = match &args.file {
+        Some(path) if path.as_os_str() != "-" => Box::new(io::BufReader::new(
+            std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        _ => Box::new(io::stdin().lock()),
+    };
+    let algorithm = args.algorithm.engine();
+    let control = Control {
+        max_steps: args.max_steps.unwrap_or(u64::MAX),
+        ..Control::UNLIMITED
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    for line in input.lines() {
+        let line = line?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        writeln!(
+            out,
+            "{}",
+            answer_line(text, algorithm, &control, args.count)
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// One output line for one puzzle line: the solution, `unsolvable`, the solution
+/// count, or `error: ...`.
+fn answer_line(text: &str, algorithm: Algorithm, control: &Control<'_>, count: bool) -> String {
+    let board = match Board::parse(text) {
+        Ok(board) => board,
+        Err(error) => return format!("error: {error}"),
+    };
+    let result = if count {
+        solver::count_solutions(&board, algorithm, control)
+    } else {
+        solver::solve(&board, algorithm, control, &mut NoEvents)
+    };
+    match result {
+        Ok(report) if count => report.solution_count.to_string(),
+        Ok(report) => match report.solution {
+            Some(solution) => solution.to_line(),
+            None => "unsolvable".to_string(),
+        },
+        Err(Interrupted::StepLimit { limit }) => format!("error: step limit of {limit} reached"),
+        Err(other) => format!("error: {other:?}"),
+    }
+}

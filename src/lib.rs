@@ -1,0 +1,32 @@
+//! sudokud: a Sudoku-solving gRPC service.
+//!
+//! # Layout
+//!
+//! - [`board`]: the vocabulary (cells, digits, units) and the parsed [`board::Board`];
+//!   parse errors carry their position. Std only.
+//! - [`solver`]: the search engines and the event [`solver::Sink`] they push every
+//!   placement and backtrack into. Std only: knows nothing of gRPC or tokio.
+//! - [`pb`]: the protobuf types and tonic stubs generated from
+//!   `proto/sudoku/v1/sudoku.proto`.
+//! - [`convert`]: the one place where engine types and `pb` types meet.
+//! - [`service`]: the `SudokuService` implementation: limits, cancellation, streaming
+//!   with batching and backpressure; the only module that names `tonic::Status`.
+//! - [`server`]: builds the tonic server around the service and runs it on a
+//!   listener until a shutdown signal.
+//! - [`cli`]: the command line (`serve`, `solve`); `main.rs` only calls it.
+
+pub mod board;
+pub mod cli;
+pub mod convert;
+pub mod server;
+pub mod service;
+pub mod solver;
+
+/// Protobuf messages and tonic stubs of `sudoku.v1`.
+pub mod pb {
+    #![allow(missing_docs)]
+    tonic::include_proto!("sudoku.v1");
+
+    /// The encoded file descriptor set of `sudoku.v1`, for server reflection.
+    pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("sudoku_descriptor");
+}

@@ -1,0 +1,346 @@
+//! The search engines and what they share: the event sink, limits, statistics and
+//! the report of a search.
+//!
+//! The solver pushes every placement and backtrack into a [`Sink`], which may stop
+//! it (the design follows ripgrep's searcher sink). The sink is a generic parameter,
+//! so the unary path's [`NoEvents`] compiles to nothing. The engine imports std only:
+//! it knows nothing of gRPC, tokio or protobuf.
+
+mod backtracking;
+mod grid;
+mod propagation;
+mod singles;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Cell};
+
+/// The searches the engine offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Classic row-major backtracking: first empty cell, digits 1..9 in order.
+    Backtracking,
+    /// Naked and hidden singles to a fixpoint, then row-major backtracking.
+    Singles,
+    /// Bitmask candidates, singles at every node, fewest-candidates branching.
+    Propagation,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order of their protobuf numbers.
+    pub const ALL: [Algorithm; 3] = [
+        Algorithm::Backtracking,
+        Algorithm::Singles,
+        Algorithm::Propagation,
+    ];
+
+    /// The engine used when a caller does not choose one: the fastest we have.
+    pub const DEFAULT: Algorithm = Algorithm::Propagation;
+
+    /// The short lower-case name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Backtracking => "backtracking",
+            Algorithm::Singles => "singles",
+            Algorithm::Propagation => "propagation",
+        }
+    }
+}
+
+/// Why a digit was placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// A trial among several candidates.
+    Guess,
+    /// The cell had one candidate left.
+    NakedSingle,
+    /// The digit had one place left in a row, column or box.
+    HiddenSingle,
+}
+
+/// One step of a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// `digit` was written into the empty `cell`.
+    Place(Step),
+    /// `digit` was taken back out of `cell`; reason and depth repeat the placement's.
+    Backtrack(Step),
+}
+
+/// What a step touched and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// The cell, 0..81 row-major.
+    pub cell: u8,
+    /// The digit, 1..=9.
+    pub digit: u8,
+    /// Why the digit was placed.
+    pub reason: Reason,
+    /// Guesses open after a placement (a guess counts itself); for a backtrack, the
+    /// depth of the placement it undoes.
+    pub depth: u32,
+}
+
+/// A sink's answer to an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep searching.
+    Continue,
+    /// Stop the search now.
+    Stop,
+}
+
+/// Receives every event of a search, in order, and may stop it.
+pub trait Sink {
+    /// Called once per placement or backtrack.
+    fn event(&mut self, event: Event) -> Flow;
+}
+
+/// The sink of the unary path: ignores every event, so the event code compiles away.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoEvents;
+
+impl Sink for NoEvents {
+    #[inline(always)]
+    fn event(&mut self, _event: Event) -> Flow {
+        Flow::Continue
+    }
+}
+
+impl<F: FnMut(Event) -> Flow> Sink for F {
+    #[inline]
+    fn event(&mut self, event: Event) -> Flow {
+        self(event)
+    }
+}
+
+/// The bounds of one search: a step budget, a stop signal and a deadline.
+#[derive(Debug, Clone, Copy)]
+pub struct Control<'a> {
+    /// The most steps (placements plus backtracks) the search may take.
+    pub max_steps: u64,
+    /// Set from outside (client gone, shutdown) to stop the search within
+    /// milliseconds.
+    pub stop: Option<&'a AtomicBool>,
+    /// The search stops when this instant passes.
+    pub deadline: Option<Instant>,
+}
+
+impl Control<'_> {
+    /// No step limit, no stop signal, no deadline.
+    pub const UNLIMITED: Control<'static> = Control {
+        max_steps: u64::MAX,
+        stop: None,
+        deadline: None,
+    };
+}
+
+/// Why a search ended before it had an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interrupted {
+    /// The step budget ran out.
+    StepLimit {
+        /// The budget that was reached.
+        limit: u64,
+    },
+    /// The stop signal was set or the sink answered [`Flow::Stop`].
+    Stopped,
+    /// The deadline passed.
+    DeadlinePassed,
+}
+
+/// What a search did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Digits placed (givens not included).
+    pub placements: u64,
+    /// Placements taken back.
+    pub backtracks: u64,
+    /// Placements that were guesses.
+    pub guesses: u64,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+}
+
+/// The answer of a finished search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// The first solution found, if any.
+    pub solution: Option<Board>,
+    /// Solutions found: at most 1 for [`solve`], at most 2 for [`count_solutions`].
+    pub solution_count: u32,
+    /// What the search did.
+    pub stats: Stats,
+}
+
+/// Searches for the first solution, pushing every step into `sink`.
+///
+/// Replay invariant: applying the events in order to the givens yields the solution
+/// (or, when there is none, the givens again).
+pub fn solve<S: Sink>(
+    board: &Board,
+    algorithm: Algorithm,
+    control: &Control<'_>,
+    sink: &mut S,
+) -> Result<Report, Interrupted> {
+    run(board, algorithm, control, sink, 1)
+}
+
+/// Counts solutions up to two (2 means "two or more"), keeping the first found.
+pub fn count_solutions(
+    board: &Board,
+    algorithm: Algorithm,
+    control: &Control<'_>,
+) -> Result<Report, Interrupted> {
+    run(board, algorithm, control, &mut NoEvents, 2)
+}
+
+fn run<S: Sink>(
+    board: &Board,
+    algorithm: Algorithm,
+    control: &Control<'_>,
+    sink: &mut S,
+    wanted: u32,
+) -> Result<Report, Interrupted> {
+    let started = Instant::now();
+    let mut recorder = Recorder::new(sink, control);
+    let found = match algorithm {
+        Algorithm::Backtracking => backtracking::search(board, &mut recorder, wanted),
+        Algorithm::Singles => singles::search(board, &mut recorder, wanted),
+        Algorithm::Propagation => propagation::search(board, &mut recorder, wanted),
+    }?;
+    let mut stats = recorder.stats;
+    stats.elapsed = started.elapsed();
+    Ok(Report {
+        solution: found.first.map(Board::with_cells),
+        solution_count: found.count,
+        stats,
+    })
+}
+
+/// Solutions found so far by a search that wants `wanted` of them.
+struct Found {
+    first: Option<[u8; 81]>,
+    count: u32,
+    wanted: u32,
+}
+
+impl Found {
+    fn new(wanted: u32) -> Found {
+        Found {
+            first: None,
+            count: 0,
+            wanted,
+        }
+    }
+
+    /// Records a complete grid; true when the search has found all it wants.
+    fn record(&mut self, cells: &[u8; 81]) -> bool {
+        if self.first.is_none() {
+            self.first = Some(*cells);
+        }
+        self.count += 1;
+        self.count >= self.wanted
+    }
+}
+
+/// Counts steps, enforces the control's bounds and forwards events to the sink.
+/// Every algorithm reports through it, so limits behave the same everywhere.
+struct Recorder<'s, 'c, S> {
+    sink: &'s mut S,
+    control: &'s Control<'c>,
+    stats: Stats,
+    steps: u64,
+}
+
+/// Steps between two looks at the stop signal and the clock.
+const POLL_EVERY: u64 = 1024;
+
+impl<'s, 'c, S: Sink> Recorder<'s, 'c, S> {
+    fn new(sink: &'s mut S, control: &'s Control<'c>) -> Self {
+        Recorder {
+            sink,
+            control,
+            stats: Stats::default(),
+            steps: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn place(
+        &mut self,
+        cell: Cell,
+        digit: u8,
+        reason: Reason,
+        depth: u32,
+    ) -> Result<(), Interrupted> {
+        self.count_step()?;
+        self.stats.placements += 1;
+        if reason == Reason::Guess {
+            self.stats.guesses += 1;
+        }
+        self.emit(Event::Place(Step {
+            cell: cell as u8,
+            digit,
+            reason,
+            depth,
+        }))
+    }
+
+    #[inline(always)]
+    fn backtrack(
+        &mut self,
+        cell: Cell,
+        digit: u8,
+        reason: Reason,
+        depth: u32,
+    ) -> Result<(), Interrupted> {
+        self.count_step()?;
+        self.stats.backtracks += 1;
+        self.emit(Event::Backtrack(Step {
+            cell: cell as u8,
+            digit,
+            reason,
+            depth,
+        }))
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, event: Event) -> Result<(), Interrupted> {
+        match self.sink.event(event) {
+            Flow::Continue => Ok(()),
+            Flow::Stop => Err(Interrupted::Stopped),
+        }
+    }
+
+    #[inline(always)]
+    fn count_step(&mut self) -> Result<(), Interrupted> {
+        self.steps += 1;
+        if self.steps > self.control.max_steps {
+            return Err(Interrupted::StepLimit {
+                limit: self.control.max_steps,
+            });
+        }
+        if self.steps % POLL_EVERY == 0 {
+            self.poll()?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn poll(&self) -> Result<(), Interrupted> {
+        if let Some(stop) = self.control.stop
+            && stop.load(Ordering::Relaxed)
+        {
+            return Err(Interrupted::Stopped);
+        }
+        if let Some(deadline) = self.control.deadline
+            && Instant::now() >= deadline
+        {
+            return Err(Interrupted::DeadlinePassed);
+        }
+        Ok(())
+    }
+}
