@@ -322,7 +322,7 @@ impl<'s, 'c, S: Sink> Recorder<'s, 'c, S> {
                 limit: self.control.max_steps,
             });
         }
-        if self.steps % POLL_EVERY == 0 {
+        if self.steps.is_multiple_of(POLL_EVERY) {
             self.poll()?;
         }
         Ok(())
