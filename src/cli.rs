@@ -2,7 +2,7 @@
 //! `sudokud solve` solves puzzles locally, one a line. Flags are parsed by clap into
 //! raw arguments here, then turned into engine and service types.
 
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -108,6 +108,8 @@ type CliResult = Result<(), Box<dyn std::error::Error>>;
 fn serve(args: ServeArgs) -> CliResult {
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+        .with_writer(io::stderr)
+        .with_ansi(io::stderr().is_terminal())
         .init();
     let limits = Limits {
         max_steps: args.max_steps,

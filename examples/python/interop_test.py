@@ -1,0 +1,146 @@
+"""Interop test: a Python grpcio client against a running sudokud.
+
+    python examples/python/interop_test.py --addr 127.0.0.1:50051
+
+Checks Solve (solved, unsolvable, bad input, step limit, deadline) and SolveSteps
+(message order, consecutive seq, replay equals the solution, cancellation), and
+prints "N passed, M failed".
+"""
+
+import argparse
+import pathlib
+import sys
+import traceback
+
+import grpc
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from sudoku_client import load_stubs  # noqa: E402
+
+HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+# Built to defeat row-major backtracking: about 69 million placements.
+DEFEATER = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
+UNSOLVABLE = "12345678" + "." * 36 + "9" + "." * 36  # r1c9 has no candidate
+
+pb, rpc = load_stubs()
+
+
+def is_solution(puzzle, solution):
+    if len(solution) != 81 or not solution.isdigit() or "0" in solution:
+        return False
+    if any(p not in ".0" and p != s for p, s in zip(puzzle, solution)):
+        return False
+    units = [[r * 9 + c for c in range(9)] for r in range(9)]
+    units += [[r * 9 + c for r in range(9)] for c in range(9)]
+    units += [
+        [(b // 3 * 3 + i // 3) * 9 + b % 3 * 3 + i % 3 for i in range(9)] for b in range(9)
+    ]
+    return all(sorted(solution[i] for i in unit) == list("123456789") for unit in units)
+
+
+def expect_error(call, code, text):
+    try:
+        call()
+    except grpc.RpcError as error:
+        assert error.code() == code, (error.code(), error.details())
+        assert text in error.details(), error.details()
+        return
+    raise AssertionError(f"expected {code}")
+
+
+def test_solve(stub):
+    reply = stub.Solve(pb.SolveRequest(puzzle=HARD, check_unique=True), timeout=10)
+    assert reply.outcome == pb.OUTCOME_SOLVED
+    assert is_solution(HARD, reply.solution)
+    assert reply.solution_count == 1
+    assert reply.algorithm != pb.ALGORITHM_UNSPECIFIED
+
+
+def test_unsolvable(stub):
+    reply = stub.Solve(pb.SolveRequest(puzzle=UNSOLVABLE), timeout=10)
+    assert reply.outcome == pb.OUTCOME_UNSOLVABLE
+    assert reply.solution == ""
+
+
+def test_bad_puzzles(stub):
+    expect_error(
+        lambda: stub.Solve(pb.SolveRequest(puzzle=HARD[:40] + "x" + HARD[41:]), timeout=10),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "position 41",
+    )
+    expect_error(
+        lambda: stub.Solve(pb.SolveRequest(puzzle="7...7" + "." * 76), timeout=10),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "r1c1 and r1c5 both hold 7",
+    )
+
+
+def test_step_limit(stub):
+    request = pb.SolveRequest(puzzle=DEFEATER, algorithm=pb.ALGORITHM_BACKTRACKING, max_steps=1000)
+    expect_error(lambda: stub.Solve(request, timeout=10), grpc.StatusCode.RESOURCE_EXHAUSTED, "1000")
+
+
+def test_deadline(stub):
+    request = pb.SolveRequest(puzzle=DEFEATER, algorithm=pb.ALGORITHM_BACKTRACKING)
+    expect_error(lambda: stub.Solve(request, timeout=0.2), grpc.StatusCode.DEADLINE_EXCEEDED, "")
+
+
+def test_solve_steps(stub):
+    request = pb.SolveStepsRequest(puzzle=HARD, algorithm=pb.ALGORITHM_SINGLES, max_batch=50)
+    messages = list(stub.SolveSteps(request, timeout=30))
+    assert messages[0].WhichOneof("event") == "started"
+    assert messages[-1].WhichOneof("event") == "finished"
+    cells = list(messages[0].started.puzzle)
+    seq = 0
+    for message in messages[1:-1]:
+        assert message.WhichOneof("event") == "steps"
+        assert 1 <= len(message.steps.steps) <= 50
+        for step in message.steps.steps:
+            seq += 1
+            assert step.seq == seq
+            cell = step.row * 9 + step.col
+            if step.kind == pb.STEP_KIND_PLACE:
+                assert cells[cell] == "."
+                cells[cell] = str(step.digit)
+            else:
+                assert cells[cell] == str(step.digit)
+                cells[cell] = "."
+    finished = messages[-1].finished
+    assert "".join(cells) == finished.solution
+    assert is_solution(HARD, finished.solution)
+    assert finished.stats.placements + finished.stats.backtracks == seq
+
+
+def test_cancel_stream(stub):
+    request = pb.SolveStepsRequest(puzzle=DEFEATER, algorithm=pb.ALGORITHM_BACKTRACKING)
+    call = stub.SolveSteps(request, timeout=30)
+    for _, _message in zip(range(3), call):
+        pass
+    call.cancel()
+    # The server is still fine after the cancel.
+    test_solve(stub)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--addr", default="127.0.0.1:50051")
+    args = parser.parse_args()
+    tests = [value for name, value in globals().items() if name.startswith("test_")]
+    passed = failed = 0
+    with grpc.insecure_channel(args.addr) as channel:
+        stub = rpc.SudokuServiceStub(channel)
+        for test in tests:
+            try:
+                test(stub)
+                passed += 1
+                print(f"ok   {test.__name__}")
+            except Exception:  # noqa: BLE001 - report every failure, then exit non-zero
+                failed += 1
+                print(f"FAIL {test.__name__}")
+                traceback.print_exc()
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
