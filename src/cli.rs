@@ -73,6 +73,8 @@ enum AlgorithmArg {
     Singles,
     /// Singles at every node, fewest-candidates branching.
     Propagation,
+    /// Band bitboards with singles and locked candidates (the default engine).
+    Bitboard,
 }
 
 impl AlgorithmArg {
@@ -82,6 +84,7 @@ impl AlgorithmArg {
             AlgorithmArg::Backtracking => Algorithm::Backtracking,
             AlgorithmArg::Singles => Algorithm::Singles,
             AlgorithmArg::Propagation => Algorithm::Propagation,
+            AlgorithmArg::Bitboard => Algorithm::Bitboard,
         }
     }
 }

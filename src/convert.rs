@@ -13,6 +13,7 @@ pub fn algorithm_from_pb(value: i32) -> Result<Algorithm, i32> {
         Ok(pb::Algorithm::Backtracking) => Ok(Algorithm::Backtracking),
         Ok(pb::Algorithm::Singles) => Ok(Algorithm::Singles),
         Ok(pb::Algorithm::Propagation) => Ok(Algorithm::Propagation),
+        Ok(pb::Algorithm::Bitboard) => Ok(Algorithm::Bitboard),
         Err(_) => Err(value),
     }
 }
@@ -23,6 +24,7 @@ pub fn algorithm_to_pb(algorithm: Algorithm) -> pb::Algorithm {
         Algorithm::Backtracking => pb::Algorithm::Backtracking,
         Algorithm::Singles => pb::Algorithm::Singles,
         Algorithm::Propagation => pb::Algorithm::Propagation,
+        Algorithm::Bitboard => pb::Algorithm::Bitboard,
     }
 }
 
@@ -55,6 +57,7 @@ pub fn reason_to_pb(reason: Reason) -> pb::Reason {
         Reason::Guess => pb::Reason::Guess,
         Reason::NakedSingle => pb::Reason::NakedSingle,
         Reason::HiddenSingle => pb::Reason::HiddenSingle,
+        Reason::LockedCandidates => pb::Reason::LockedCandidates,
     }
 }
 

@@ -7,6 +7,7 @@
 //! it knows nothing of gRPC, tokio or protobuf.
 
 mod backtracking;
+mod bitboard;
 mod grid;
 mod propagation;
 mod singles;
@@ -25,18 +26,22 @@ pub enum Algorithm {
     Singles,
     /// Bitmask candidates, singles at every node, fewest-candidates branching.
     Propagation,
+    /// The fast default: per-digit bitboards in bands, singles and locked
+    /// candidates by bit operations, guesses on two-candidate cells.
+    Bitboard,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order of their protobuf numbers.
-    pub const ALL: [Algorithm; 3] = [
+    pub const ALL: [Algorithm; 4] = [
         Algorithm::Backtracking,
         Algorithm::Singles,
         Algorithm::Propagation,
+        Algorithm::Bitboard,
     ];
 
     /// The engine used when a caller does not choose one: the fastest we have.
-    pub const DEFAULT: Algorithm = Algorithm::Propagation;
+    pub const DEFAULT: Algorithm = Algorithm::Bitboard;
 
     /// The short lower-case name used on the command line.
     pub fn name(self) -> &'static str {
@@ -44,6 +49,7 @@ impl Algorithm {
             Algorithm::Backtracking => "backtracking",
             Algorithm::Singles => "singles",
             Algorithm::Propagation => "propagation",
+            Algorithm::Bitboard => "bitboard",
         }
     }
 }
@@ -57,6 +63,9 @@ pub enum Reason {
     NakedSingle,
     /// The digit had one place left in a row, column or box.
     HiddenSingle,
+    /// The digit had one place left in a row only once locked candidates (a digit
+    /// confined to one row within a box, or to one box within a row) were removed.
+    LockedCandidates,
 }
 
 /// One step of a search.
@@ -93,6 +102,10 @@ pub enum Flow {
 
 /// Receives every event of a search, in order, and may stop it.
 pub trait Sink {
+    /// False for a sink that ignores every event: engines then skip the bookkeeping
+    /// that only events need (the trail of placements to report on backtrack).
+    const WANTS_EVENTS: bool = true;
+
     /// Called once per placement or backtrack.
     fn event(&mut self, event: Event) -> Flow;
 }
@@ -102,6 +115,8 @@ pub trait Sink {
 pub struct NoEvents;
 
 impl Sink for NoEvents {
+    const WANTS_EVENTS: bool = false;
+
     #[inline(always)]
     fn event(&mut self, _event: Event) -> Flow {
         Flow::Continue
@@ -209,6 +224,7 @@ fn run<S: Sink>(
         Algorithm::Backtracking => backtracking::search(board, &mut recorder, wanted),
         Algorithm::Singles => singles::search(board, &mut recorder, wanted),
         Algorithm::Propagation => propagation::search(board, &mut recorder, wanted),
+        Algorithm::Bitboard => bitboard::search(board, &mut recorder, wanted),
     }?;
     let mut stats = recorder.stats;
     stats.elapsed = started.elapsed();
@@ -304,6 +320,25 @@ impl<'s, 'c, S: Sink> Recorder<'s, 'c, S> {
             reason,
             depth,
         }))
+    }
+
+    /// Counts `count` backtracks that are not reported one by one (the sink wants
+    /// no events), with the same step limit as if they were.
+    #[inline(always)]
+    fn backtracks_unreported(&mut self, count: u64) -> Result<(), Interrupted> {
+        let before = self.steps;
+        self.steps += count;
+        self.stats.backtracks += count;
+        if self.steps > self.control.max_steps {
+            self.steps = before;
+            return Err(Interrupted::StepLimit {
+                limit: self.control.max_steps,
+            });
+        }
+        if before / POLL_EVERY != self.steps / POLL_EVERY {
+            self.poll()?;
+        }
+        Ok(())
     }
 
     #[inline(always)]

@@ -1,0 +1,466 @@
+//! `Algorithm::Bitboard`, the default engine: per-digit candidate boards of 81 bits,
+//! split into three bands of 27 bits (three rows), updated with bit operations.
+//!
+//! For each digit and band the engine reduces the candidates to "triads" (the three
+//! cells a row shares with a box) and keeps only triads that fit a one-to-one
+//! matching of the band's rows to its boxes: that is the locked-candidates rule
+//! (pointing and claiming) inside the band, and it exposes hidden singles in rows and
+//! boxes. Naked singles are found for all cells of a band at once by counting
+//! candidates across the nine digit boards with bit operations. When nothing more
+//! follows, the engine guesses on a cell with two candidates (fewest first) and
+//! copies its small state per guess instead of undoing. The ideas are the ones
+//! tdoku's write-up and JCZSolve describe; this code is our own.
+//!
+//! A solved cell keeps its bit on its digit's board, so every row of a band holds
+//! exactly one bit per digit once solved.
+
+use super::{Found, Interrupted, Reason, Recorder, Sink};
+use crate::board::{Board, CELLS};
+
+pub(super) fn search<S: Sink>(
+    board: &Board,
+    recorder: &mut Recorder<'_, '_, S>,
+    wanted: u32,
+) -> Result<Found, Interrupted> {
+    let mut state = State::EMPTY;
+    for cell in 0..CELLS {
+        let digit = board.get(cell);
+        if digit != 0 {
+            state.eliminate(usize::from(digit - 1), cell / 27, 1 << (cell % 27));
+        }
+    }
+    let mut search = Search {
+        recorder,
+        found: Found::new(wanted),
+        trail: Vec::new(),
+        depth: 0,
+    };
+    let done = search.node(state)?;
+    if !done {
+        // Exhausted: take back what the root propagation placed.
+        search.undo_to(Mark::default())?;
+    }
+    Ok(search.found)
+}
+
+/// All 27 cells of a band.
+const BAND: u32 = (1 << 27) - 1;
+
+/// The candidate boards: `candidates[digit * 3 + band]` has a bit for each cell of
+/// the band where the digit may stand (solved cells included).
+#[derive(Clone, Copy)]
+struct State {
+    candidates: [u32; 27],
+    /// Cells not yet solved, per band.
+    unsolved: [u32; 3],
+    /// Boards (`digit * 3 + band`) changed since the band rule last ran on them.
+    dirty: u32,
+}
+
+/// Why propagation stopped short.
+enum Fail {
+    /// The grid cannot be completed.
+    Dead,
+    /// A limit, the stop signal or the sink ended the search.
+    Interrupted(Interrupted),
+}
+
+impl From<Interrupted> for Fail {
+    fn from(interrupted: Interrupted) -> Self {
+        Fail::Interrupted(interrupted)
+    }
+}
+
+impl State {
+    const EMPTY: State = State {
+        candidates: [BAND; 27],
+        unsolved: [BAND; 3],
+        dirty: BAND,
+    };
+
+    /// Solves `bit` of `band` with `digit`: clears it from the other digits and
+    /// clears the digit from the cell's peers. Marks what changed as dirty.
+    #[inline(always)]
+    fn eliminate(&mut self, digit: usize, band: usize, bit: u32) {
+        let index = bit.trailing_zeros() as usize;
+        self.unsolved[band] &= !bit;
+        for other in 0..9 {
+            let board = other * 3 + band;
+            let before = self.candidates[board];
+            let after = if other == digit {
+                before & !TABLES.peers[index]
+            } else {
+                before & !bit
+            };
+            self.candidates[board] = after;
+            self.dirty |= u32::from(before != after) << board;
+        }
+        let column = TABLES.column[index % 9];
+        for other_band in OTHER_BANDS[band] {
+            let board = digit * 3 + other_band;
+            let before = self.candidates[board];
+            let after = before & !column;
+            self.candidates[board] = after;
+            self.dirty |= u32::from(before != after) << board;
+        }
+    }
+
+    /// For each band: cells with at least one and at least two candidates.
+    #[inline(always)]
+    fn counts(&self, band: usize) -> (u32, u32) {
+        let (mut one, mut two) = (0, 0);
+        for digit in 0..9 {
+            let x = self.candidates[digit * 3 + band];
+            two |= one & x;
+            one |= x;
+        }
+        (one, two)
+    }
+
+    fn solution(&self) -> [u8; CELLS] {
+        let mut cells = [0u8; CELLS];
+        for digit in 0..9 {
+            for band in 0..3 {
+                let mut bits = self.candidates[digit * 3 + band];
+                while bits != 0 {
+                    cells[band * 27 + bits.trailing_zeros() as usize] = digit as u8 + 1;
+                    bits &= bits - 1;
+                }
+            }
+        }
+        cells
+    }
+}
+
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+
+/// Where the search stood before a guess, to take back what followed it.
+#[derive(Default, Clone, Copy)]
+struct Mark {
+    trail: usize,
+    live: u64,
+}
+
+/// One search: the recorder, the solutions found, and (when the sink wants events)
+/// the trail of placements to report as backtracks.
+struct Search<'r, 's, 'c, S> {
+    recorder: &'r mut Recorder<'s, 'c, S>,
+    found: Found,
+    trail: Vec<(u8, u8, Reason, u32)>,
+    depth: u32,
+}
+
+impl<S: Sink> Search<'_, '_, '_, S> {
+    /// Propagates, then guesses; true when the search has found all it wants.
+    fn node(&mut self, mut state: State) -> Result<bool, Interrupted> {
+        match self.propagate(&mut state) {
+            Ok(()) => {}
+            Err(Fail::Dead) => return Ok(false),
+            Err(Fail::Interrupted(why)) => return Err(why),
+        }
+        if state.unsolved == [0; 3] {
+            return Ok(self.found.record(&state.solution()));
+        }
+        let (band, bit, mut digits) = choose(&state);
+        while digits != 0 {
+            let digit = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            let mark = self.mark();
+            let mut child = state;
+            self.depth += 1;
+            let placed = self.assign(&mut child, digit, band, bit, Reason::Guess);
+            let done = match placed {
+                Ok(()) => self.node(child),
+                Err(Fail::Dead) => Ok(false),
+                Err(Fail::Interrupted(why)) => Err(why),
+            };
+            self.depth -= 1;
+            if done? {
+                return Ok(true);
+            }
+            self.undo_to(mark)?;
+        }
+        Ok(false)
+    }
+
+    fn propagate(&mut self, state: &mut State) -> Result<(), Fail> {
+        loop {
+            while state.dirty != 0 {
+                let board = state.dirty.trailing_zeros() as usize;
+                state.dirty &= state.dirty - 1;
+                self.band_rule(state, board / 3, board % 3)?;
+            }
+            if !self.naked_singles(state)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Keeps the digit's triads in the band that fit a row-to-box matching, and
+    /// solves the rows left with a single cell.
+    #[inline(always)]
+    fn band_rule(&mut self, state: &mut State, digit: usize, band: usize) -> Result<(), Fail> {
+        let board = digit * 3 + band;
+        loop {
+            let before = state.candidates[board];
+            let triads = shrink(before);
+            let kept = TABLES.matching[triads as usize];
+            if kept == 0 {
+                return Err(Fail::Dead);
+            }
+            let after = before & TABLES.expand[kept as usize];
+            state.candidates[board] = after;
+            let singles = row_singles(after) & state.unsolved[band];
+            if singles == 0 {
+                state.dirty &= !(1 << board);
+                return Ok(());
+            }
+            let mut rest = singles;
+            while rest != 0 {
+                let bit = rest & rest.wrapping_neg();
+                rest ^= bit;
+                let reason = if S::WANTS_EVENTS && row_singles(before) & bit == 0 {
+                    Reason::LockedCandidates
+                } else {
+                    Reason::HiddenSingle
+                };
+                self.assign(state, digit, band, bit, reason)?;
+            }
+        }
+    }
+
+    /// Solves every unsolved cell with one candidate; fails on a cell with none.
+    /// True when it solved any.
+    fn naked_singles(&mut self, state: &mut State) -> Result<bool, Fail> {
+        let mut progress = false;
+        for band in 0..3 {
+            let unsolved = state.unsolved[band];
+            if unsolved == 0 {
+                continue;
+            }
+            let (one, two) = state.counts(band);
+            if unsolved & !one != 0 {
+                return Err(Fail::Dead);
+            }
+            let mut singles = unsolved & !two;
+            while singles != 0 {
+                let bit = singles & singles.wrapping_neg();
+                singles ^= bit;
+                let digit = (0..9)
+                    .find(|&digit| state.candidates[digit * 3 + band] & bit != 0)
+                    .ok_or(Fail::Dead)?;
+                self.assign(state, digit, band, bit, Reason::NakedSingle)?;
+                progress = true;
+            }
+        }
+        Ok(progress)
+    }
+
+    /// Places `digit` on `bit` of `band`, recording the step.
+    #[inline(always)]
+    fn assign(
+        &mut self,
+        state: &mut State,
+        digit: usize,
+        band: usize,
+        bit: u32,
+        reason: Reason,
+    ) -> Result<(), Fail> {
+        if state.candidates[digit * 3 + band] & bit == 0 {
+            return Err(Fail::Dead);
+        }
+        let cell = band * 27 + bit.trailing_zeros() as usize;
+        self.recorder
+            .place(cell, digit as u8 + 1, reason, self.depth)?;
+        if S::WANTS_EVENTS {
+            self.trail
+                .push((cell as u8, digit as u8 + 1, reason, self.depth));
+        }
+        state.eliminate(digit, band, bit);
+        Ok(())
+    }
+
+    fn mark(&self) -> Mark {
+        let stats = &self.recorder.stats;
+        Mark {
+            trail: self.trail.len(),
+            live: stats.placements - stats.backtracks,
+        }
+    }
+
+    /// Takes back every placement made since `mark`, newest first.
+    fn undo_to(&mut self, mark: Mark) -> Result<(), Interrupted> {
+        if S::WANTS_EVENTS {
+            while self.trail.len() > mark.trail {
+                let Some((cell, digit, reason, depth)) = self.trail.pop() else {
+                    break;
+                };
+                self.recorder
+                    .backtrack(usize::from(cell), digit, reason, depth)?;
+            }
+            Ok(())
+        } else {
+            let stats = &self.recorder.stats;
+            let live = stats.placements - stats.backtracks;
+            self.recorder.backtracks_unreported(live - mark.live)
+        }
+    }
+}
+
+/// The cell to guess on (a band and its bit) and its candidate digits: the first
+/// cell with two candidates, else the first with the fewest.
+fn choose(state: &State) -> (usize, u32, u16) {
+    for band in 0..3 {
+        let unsolved = state.unsolved[band];
+        if unsolved == 0 {
+            continue;
+        }
+        let (mut one, mut two, mut three) = (0, 0, 0);
+        for digit in 0..9 {
+            let x = state.candidates[digit * 3 + band];
+            three |= two & x;
+            two |= one & x;
+            one |= x;
+        }
+        let pairs = unsolved & two & !three;
+        if pairs != 0 {
+            let bit = pairs & pairs.wrapping_neg();
+            return (band, bit, digits_of(state, band, bit));
+        }
+    }
+    let mut best = (0, 0, 0u16);
+    let mut best_count = u32::MAX;
+    for band in 0..3 {
+        let mut rest = state.unsolved[band];
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            let digits = digits_of(state, band, bit);
+            if digits.count_ones() < best_count {
+                best = (band, bit, digits);
+                best_count = digits.count_ones();
+            }
+        }
+    }
+    best
+}
+
+/// The candidate digits (bit `d` for digit `d + 1`) of one cell.
+#[inline(always)]
+fn digits_of(state: &State, band: usize, bit: u32) -> u16 {
+    let mut digits = 0u16;
+    for digit in 0..9 {
+        if state.candidates[digit * 3 + band] & bit != 0 {
+            digits |= 1 << digit;
+        }
+    }
+    digits
+}
+
+/// The 9 triads of a band's board: bit `row * 3 + box` is set when any of the three
+/// cells that row shares with that box is a candidate.
+#[inline(always)]
+fn shrink(board: u32) -> u32 {
+    let shrink = &TABLES.shrink;
+    u32::from(shrink[(board & 0x1FF) as usize])
+        | u32::from(shrink[((board >> 9) & 0x1FF) as usize]) << 3
+        | u32::from(shrink[(board >> 18) as usize]) << 6
+}
+
+/// The cells of rows that hold exactly one candidate.
+#[inline(always)]
+fn row_singles(board: u32) -> u32 {
+    let mut singles = 0;
+    for row in 0..3 {
+        let bits = (board >> (9 * row)) & 0x1FF;
+        if bits.is_power_of_two() {
+            singles |= bits << (9 * row);
+        }
+    }
+    singles
+}
+
+/// Lookup tables, computed at compile time.
+struct Tables {
+    /// 9 cells of a row -> 3 bits: which of its triads hold a candidate.
+    shrink: [u8; 512],
+    /// 9 triad bits -> the triads that belong to some row-to-box matching inside
+    /// the triads given (0 when there is none).
+    matching: [u16; 512],
+    /// 9 triad bits -> the 27 cells they cover.
+    expand: [u32; 512],
+    /// For each cell of a band: its peers in the band (row, box, column), itself not
+    /// included.
+    peers: [u32; 27],
+    /// For each column: its three cells in a band.
+    column: [u32; 9],
+}
+
+static TABLES: Tables = tables();
+
+const fn tables() -> Tables {
+    let mut tables = Tables {
+        shrink: [0; 512],
+        matching: [0; 512],
+        expand: [0; 512],
+        peers: [0; 27],
+        column: [0; 9],
+    };
+    let mut value = 0;
+    while value < 512 {
+        let mut shrunk = 0u8;
+        let mut expanded = 0u32;
+        let mut triad = 0;
+        while triad < 9 {
+            if triad < 3 && value & (7 << (triad * 3)) != 0 {
+                shrunk |= 1 << triad;
+            }
+            if value & (1 << triad) != 0 {
+                expanded |= 7 << ((triad / 3) * 9 + (triad % 3) * 3);
+            }
+            triad += 1;
+        }
+        tables.shrink[value] = shrunk;
+        tables.expand[value] = expanded;
+        tables.matching[value] = matching(value as u16);
+        value += 1;
+    }
+    let mut column = 0;
+    while column < 9 {
+        tables.column[column] = (1 << column) | (1 << (9 + column)) | (1 << (18 + column));
+        column += 1;
+    }
+    let mut index = 0;
+    while index < 27 {
+        let (row, column) = (index / 9, index % 9);
+        let box_cells = (7 << ((column / 3) * 3)) * ((1 << 18) | (1 << 9) | 1);
+        let peers = (0x1FF << (9 * row)) | box_cells | tables.column[column];
+        tables.peers[index] = peers & !(1 << index);
+        index += 1;
+    }
+    tables
+}
+
+/// The union of the row-to-box matchings (permutations of 3) whose three triads are
+/// all in `triads`.
+const fn matching(triads: u16) -> u16 {
+    const PERMUTATIONS: [[u16; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut kept = 0;
+    let mut p = 0;
+    while p < 6 {
+        let perm = PERMUTATIONS[p];
+        let bits = (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]));
+        if triads & bits == bits {
+            kept |= bits;
+        }
+        p += 1;
+    }
+    kept
+}
