@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tracing_subscriber::EnvFilter;
 
+use crate::bench::{self, Mode};
 use crate::board::Board;
 use crate::server;
 use crate::service::{Limits, SudokuSolver};
@@ -31,6 +32,22 @@ enum Command {
     Serve(ServeArgs),
     /// Solve puzzles locally: one puzzle a line from FILE or stdin, one answer a line.
     Solve(SolveArgs),
+    /// Measure engine throughput on puzzle files, one core, first solution and
+    /// counting to two.
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+struct BenchArgs {
+    /// Puzzle files, one puzzle a line.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The engine to measure.
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::Default)]
+    algorithm: AlgorithmArg,
+    /// Repeat each set until at least this many seconds have passed.
+    #[arg(long, default_value_t = 1.0)]
+    min_seconds: f64,
 }
 
 #[derive(Debug, Args)]
@@ -96,6 +113,7 @@ pub fn main() -> ExitCode {
         None => serve(cli.serve),
         Some(Command::Serve(args)) => serve(args),
         Some(Command::Solve(args)) => solve(args),
+        Some(Command::Bench(args)) => bench(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -188,4 +206,34 @@ fn answer_line(text: &str, algorithm: Algorithm, control: &Control<'_>, count: b
         Err(Interrupted::StepLimit { limit }) => format!("error: step limit of {limit} reached"),
         Err(other) => format!("error: {other:?}"),
     }
+}
+
+fn bench(args: BenchArgs) -> CliResult {
+    let algorithm = args.algorithm.engine();
+    let min_time = std::time::Duration::from_secs_f64(args.min_seconds.max(0.0));
+    println!(
+        "{:<32} {:>8} {:<6} {:>12} {:>10} {:>10} {:>10}",
+        "file", "puzzles", "mode", "puzzles/s", "µs/puzzle", "no guess", "guesses"
+    );
+    for path in &args.files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let boards = bench::parse_set(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = path
+            .file_name()
+            .unwrap_or(path.as_os_str())
+            .to_string_lossy();
+        for (mode, label) in [(Mode::First, "first"), (Mode::CountTwo, "count2")] {
+            let m = bench::measure(&boards, algorithm, mode, min_time);
+            println!(
+                "{name:<32} {:>8} {label:<6} {:>12.0} {:>10.2} {:>9.1}% {:>10.2}",
+                boards.len(),
+                m.puzzles_per_second,
+                m.micros_per_puzzle,
+                m.no_guess_percent,
+                m.guesses_per_puzzle
+            );
+        }
+    }
+    println!("algorithm: {}, one thread", algorithm.name());
+    Ok(())
 }

@@ -13,8 +13,10 @@
 //!   with batching and backpressure; the only module that names `tonic::Status`.
 //! - [`server`]: builds the tonic server around the service and runs it on a
 //!   listener until a shutdown signal.
-//! - [`cli`]: the command line (`serve`, `solve`); `main.rs` only calls it.
+//! - [`bench`]: engine throughput measurement behind `sudokud bench`. Std only.
+//! - [`cli`]: the command line (`serve`, `solve`, `bench`); `main.rs` only calls it.
 
+pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod convert;

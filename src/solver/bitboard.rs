@@ -79,21 +79,30 @@ impl State {
     };
 
     /// Solves `bit` of `band` with `digit`: clears it from the other digits and
-    /// clears the digit from the cell's peers. Marks what changed as dirty.
+    /// clears the digit from the cell's peers. Marks dirty the boards whose band
+    /// rule may now conclude something new.
     #[inline(always)]
     fn eliminate(&mut self, digit: usize, band: usize, bit: u32) {
         let index = bit.trailing_zeros() as usize;
         self.unsolved[band] &= !bit;
+        // Losing one bit matters to the band rule only when it empties a triad
+        // (the row-to-box matching may change) or leaves its row a single cell.
+        let row_shift = (index / 9) * 9;
+        let triad_shift = index - index % 3;
         for other in 0..9 {
             let board = other * 3 + band;
             let before = self.candidates[board];
-            let after = if other == digit {
-                before & !TABLES.peers[index]
-            } else {
-                before & !bit
-            };
-            self.candidates[board] = after;
-            self.dirty |= u32::from(before != after) << board;
+            if other == digit {
+                let after = before & !TABLES.peers[index];
+                self.candidates[board] = after;
+                self.dirty |= u32::from(before != after) << board;
+            } else if before & bit != 0 {
+                let after = before & !bit;
+                self.candidates[board] = after;
+                let row = (after >> row_shift) & 0x1FF;
+                let triad = (after >> triad_shift) & 7;
+                self.dirty |= u32::from(triad == 0 || row & row.wrapping_sub(1) == 0) << board;
+            }
         }
         let column = TABLES.column[index % 9];
         for other_band in OTHER_BANDS[band] {
@@ -190,7 +199,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                 state.dirty &= state.dirty - 1;
                 self.band_rule(state, board / 3, board % 3)?;
             }
-            if !self.naked_singles(state)? {
+            if !self.naked_singles(state)? && !self.column_singles(state)? {
                 return Ok(());
             }
         }
@@ -251,6 +260,40 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                     .ok_or(Fail::Dead)?;
                 self.assign(state, digit, band, bit, Reason::NakedSingle)?;
                 progress = true;
+            }
+        }
+        Ok(progress)
+    }
+
+    /// Solves every digit that has one unsolved place left in a column; fails on a
+    /// digit with no place in some column. True when it solved any.
+    fn column_singles(&mut self, state: &mut State) -> Result<bool, Fail> {
+        let mut progress = false;
+        for digit in 0..9 {
+            let (mut once, mut twice) = (0u32, 0u32);
+            for band in 0..3 {
+                let x = state.candidates[digit * 3 + band];
+                let (r0, r1, r2) = (x & 0x1FF, (x >> 9) & 0x1FF, x >> 18);
+                let here = r0 | r1 | r2;
+                twice |= (r0 & r1) | (r0 & r2) | (r1 & r2) | (once & here);
+                once |= here;
+            }
+            if once != 0x1FF {
+                return Err(Fail::Dead);
+            }
+            let single_columns = once & !twice;
+            if single_columns == 0 {
+                continue;
+            }
+            let spread = single_columns | single_columns << 9 | single_columns << 18;
+            for band in 0..3 {
+                let mut cells = state.candidates[digit * 3 + band] & state.unsolved[band] & spread;
+                while cells != 0 {
+                    let bit = cells & cells.wrapping_neg();
+                    cells ^= bit;
+                    self.assign(state, digit, band, bit, Reason::HiddenSingle)?;
+                    progress = true;
+                }
             }
         }
         Ok(progress)

@@ -1,0 +1,78 @@
+//! Engine throughput measurement behind `sudokud bench`: one core, puzzles parsed
+//! before the clock starts, first solution and counting to two, in the layout of
+//! tdoku's benchmark tables. Std only.
+
+use std::time::{Duration, Instant};
+
+use crate::board::Board;
+use crate::solver::{self, Algorithm, Control, NoEvents, Report};
+
+/// What one pass over a set measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measure {
+    /// Puzzles solved per second.
+    pub puzzles_per_second: f64,
+    /// Microseconds per puzzle.
+    pub micros_per_puzzle: f64,
+    /// Share of puzzles solved without any guess, in percent.
+    pub no_guess_percent: f64,
+    /// Guesses per puzzle.
+    pub guesses_per_puzzle: f64,
+}
+
+/// Whether a pass stops at the first solution or counts to two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Stop at the first solution.
+    First,
+    /// Count solutions up to two.
+    CountTwo,
+}
+
+/// Parses puzzle lines, skipping blanks and `#` comments; fails on the first bad one.
+pub fn parse_set(text: &str) -> Result<Vec<Board>, String> {
+    text.lines()
+        .enumerate()
+        .map(|(index, line)| (index, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .map(|(index, line)| Board::parse(line).map_err(|e| format!("line {}: {e}", index + 1)))
+        .collect()
+}
+
+/// Solves the whole set repeatedly until at least `min_time` has passed (at least
+/// once) and reports the rates.
+pub fn measure(boards: &[Board], algorithm: Algorithm, mode: Mode, min_time: Duration) -> Measure {
+    let mut solved = 0u64;
+    let mut no_guess = 0u64;
+    let mut guesses = 0u64;
+    let started = Instant::now();
+    loop {
+        for board in boards {
+            let report = run(board, algorithm, mode);
+            solved += 1;
+            guesses += report.stats.guesses;
+            no_guess += u64::from(report.stats.guesses == 0);
+        }
+        if started.elapsed() >= min_time || boards.is_empty() {
+            break;
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let count = solved.max(1) as f64;
+    Measure {
+        puzzles_per_second: solved as f64 / seconds,
+        micros_per_puzzle: seconds * 1e6 / count,
+        no_guess_percent: no_guess as f64 * 100.0 / count,
+        guesses_per_puzzle: guesses as f64 / count,
+    }
+}
+
+fn run(board: &Board, algorithm: Algorithm, mode: Mode) -> Report {
+    let result = match mode {
+        Mode::First => solver::solve(board, algorithm, &Control::UNLIMITED, &mut NoEvents),
+        Mode::CountTwo => solver::count_solutions(board, algorithm, &Control::UNLIMITED),
+    };
+    // Without limits or a stop signal nothing can interrupt the search.
+    result
+        .unwrap_or_else(|interrupted| unreachable!("unlimited search interrupted: {interrupted:?}"))
+}
