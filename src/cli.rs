@@ -2,10 +2,12 @@
 //! `sudokud solve` solves puzzles locally, one a line. Flags are parsed by clap into
 //! raw arguments here, then turned into engine and service types.
 
-use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
+use std::io::{self, BufRead, BufWriter, IsTerminal, Read, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tracing_subscriber::EnvFilter;
@@ -77,6 +79,9 @@ struct SolveArgs {
     /// Give up on a puzzle after this many steps (prints an error line for it).
     #[arg(long)]
     max_steps: Option<u64>,
+    /// Worker threads (default: every core). Output stays in input order.
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 /// Algorithm names on the command line.
@@ -157,32 +162,94 @@ fn serve(args: ServeArgs) -> CliResult {
 }
 
 fn solve(args: SolveArgs) -> CliResult {
-    let input: Box<dyn BufRead> = match &args.file {
+    let mut input: Box<dyn BufRead> = match &args.file {
         Some(path) if path.as_os_str() != "-" => Box::new(io::BufReader::new(
             std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?,
         )),
         _ => Box::new(io::stdin().lock()),
     };
+    let mut text = String::new();
+    input.read_to_string(&mut text)?;
+    let puzzles: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect();
     let algorithm = args.algorithm.engine();
     let control = Control {
         max_steps: args.max_steps.unwrap_or(u64::MAX),
         ..Control::UNLIMITED
     };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let answers = solve_all(&puzzles, threads, |text| {
+        answer_line(text, algorithm, &control, args.count)
+    });
     let mut out = BufWriter::new(io::stdout().lock());
-    for line in input.lines() {
-        let line = line?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
-        writeln!(
-            out,
-            "{}",
-            answer_line(text, algorithm, &control, args.count)
-        )?;
+    for answer in answers {
+        writeln!(out, "{answer}")?;
     }
     out.flush()?;
     Ok(())
+}
+
+/// Puzzles handed to a worker at a time.
+const CHUNK: usize = 256;
+
+/// Answers every puzzle on `threads` threads, in input order, drawing progress on
+/// stderr when it is a terminal.
+fn solve_all<F>(puzzles: &[&str], threads: usize, answer: F) -> Vec<String>
+where
+    F: Fn(&str) -> String + Sync,
+{
+    let chunks: Vec<&[&str]> = puzzles.chunks(CHUNK).collect();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Vec<Mutex<Vec<String>>> = chunks.iter().map(|_| Mutex::default()).collect();
+    let show_progress = io::stderr().is_terminal() && puzzles.len() > CHUNK;
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, chunks.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(chunk) = chunks.get(index) else {
+                        break;
+                    };
+                    let answers: Vec<String> = chunk.iter().map(|text| answer(text)).collect();
+                    if let Ok(mut slot) = results[index].lock() {
+                        *slot = answers;
+                    }
+                    done.fetch_add(chunk.len(), Ordering::Relaxed);
+                }
+            });
+        }
+        if show_progress {
+            draw_progress(&done, puzzles.len());
+        }
+    });
+    results
+        .into_iter()
+        .flat_map(|slot| slot.into_inner().unwrap_or_default())
+        .collect()
+}
+
+/// Redraws `done / total` on stderr until every puzzle is answered.
+fn draw_progress(done: &AtomicUsize, total: usize) {
+    let started = std::time::Instant::now();
+    loop {
+        let finished = done.load(Ordering::Relaxed);
+        let rate = finished as f64 / started.elapsed().as_secs_f64().max(1e-9);
+        eprint!(
+            "\r{finished}/{total} puzzles ({:.0}%), {rate:.0}/s   ",
+            finished as f64 * 100.0 / total as f64
+        );
+        if finished >= total {
+            eprintln!();
+            return;
+        }
+        std::thread::park_timeout(std::time::Duration::from_millis(100));
+    }
 }
 
 /// One output line for one puzzle line: the solution, `unsolvable`, the solution
@@ -211,10 +278,12 @@ fn answer_line(text: &str, algorithm: Algorithm, control: &Control<'_>, count: b
 fn bench(args: BenchArgs) -> CliResult {
     let algorithm = args.algorithm.engine();
     let min_time = std::time::Duration::from_secs_f64(args.min_seconds.max(0.0));
-    println!(
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
         "{:<32} {:>8} {:<6} {:>12} {:>10} {:>10} {:>10}",
         "file", "puzzles", "mode", "puzzles/s", "µs/puzzle", "no guess", "guesses"
-    );
+    )?;
     for path in &args.files {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let boards = bench::parse_set(&text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -224,16 +293,17 @@ fn bench(args: BenchArgs) -> CliResult {
             .to_string_lossy();
         for (mode, label) in [(Mode::First, "first"), (Mode::CountTwo, "count2")] {
             let m = bench::measure(&boards, algorithm, mode, min_time);
-            println!(
+            writeln!(
+                out,
                 "{name:<32} {:>8} {label:<6} {:>12.0} {:>10.2} {:>9.1}% {:>10.2}",
                 boards.len(),
                 m.puzzles_per_second,
                 m.micros_per_puzzle,
                 m.no_guess_percent,
                 m.guesses_per_puzzle
-            );
+            )?;
         }
     }
-    println!("algorithm: {}, one thread", algorithm.name());
+    writeln!(out, "algorithm: {}, one thread", algorithm.name())?;
     Ok(())
 }

@@ -482,3 +482,97 @@ proptest! {
         }
     }
 }
+
+/// Step budget for the classic algorithms in the agreement test; a puzzle over it
+/// is compared between the engines that finish.
+const CLASSIC_BUDGET: u64 = 200_000;
+
+/// Every algorithm agrees on the solution count (up to two) and, for unique
+/// puzzles, on the solution; every first solution passes `is_solution`.
+fn check_agreement(file: &str, step: usize) {
+    let mut compared = 0usize;
+    for puzzle in puzzles(file).into_iter().step_by(step) {
+        let board = Board::parse(&puzzle).unwrap();
+        let mut answers = Vec::new();
+        for algorithm in Algorithm::ALL {
+            let control = Control {
+                max_steps: match algorithm {
+                    Algorithm::Backtracking | Algorithm::Singles => CLASSIC_BUDGET,
+                    _ => u64::MAX,
+                },
+                ..Control::UNLIMITED
+            };
+            let report = match solver::count_solutions(&board, algorithm, &control) {
+                Ok(report) => report,
+                Err(Interrupted::StepLimit { .. }) => continue,
+                Err(other) => panic!("{file} {puzzle} {algorithm:?}: {other:?}"),
+            };
+            let solution = report.solution.map(|s| s.to_line());
+            if let Some(solution) = &solution {
+                assert!(
+                    is_solution(&puzzle, solution),
+                    "{file} {puzzle} {algorithm:?}"
+                );
+            }
+            answers.push((algorithm, report.solution_count, solution));
+        }
+        let (_, count, solution) = answers[answers.len() - 1].clone();
+        for (algorithm, other_count, other_solution) in &answers {
+            assert_eq!(*other_count, count, "{file} {puzzle} {algorithm:?}");
+            if count == 1 {
+                assert_eq!(*other_solution, solution, "{file} {puzzle} {algorithm:?}");
+            }
+        }
+        compared += 1;
+    }
+    assert!(compared > 0, "{file}: nothing compared");
+}
+
+#[test]
+fn algorithms_agree_on_17_clue_samples() {
+    check_agreement("17_clue.txt", 97);
+}
+
+#[test]
+fn algorithms_agree_on_magictour_top1465() {
+    check_agreement("magictour_top1465.txt", 1);
+}
+
+#[test]
+fn algorithms_agree_on_forum_hardest_1106() {
+    check_agreement("forum_hardest_1106.txt", 1);
+}
+
+#[test]
+fn algorithms_agree_on_serg_benchmark() {
+    check_agreement("serg_benchmark.txt", 1);
+}
+
+#[test]
+fn the_bitboard_engine_reports_honest_reasons_and_depths() {
+    // Replay already checks cells; here every guess opens one more level and every
+    // forced placement stays at the level of the guess before it.
+    for puzzle in puzzles("norvig_top95.txt") {
+        let board = Board::parse(&puzzle).unwrap();
+        let mut open = 0u32;
+        let mut sink = |event| {
+            if let Event::Place(step) = event {
+                if step.reason == Reason::Guess {
+                    assert!(
+                        step.depth >= 1 && step.depth <= open + 1,
+                        "{puzzle}: {step:?}"
+                    );
+                    open = step.depth;
+                } else {
+                    assert!(step.depth <= open, "{puzzle}: {step:?}");
+                }
+            } else if let Event::Backtrack(step) = event
+                && step.reason == Reason::Guess
+            {
+                open = step.depth - 1;
+            }
+            Flow::Continue
+        };
+        solver::solve(&board, Algorithm::Bitboard, &Control::UNLIMITED, &mut sink).unwrap();
+    }
+}
