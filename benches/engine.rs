@@ -29,7 +29,10 @@ fn puzzle_set(file: &str, take: usize) -> Vec<Board> {
 fn engines(c: &mut Criterion) {
     let sets = [
         ("17_clue", puzzle_set("17_clue.txt", 2000)),
-        ("forum_hardest_1905_11plus", puzzle_set("forum_hardest_1905_11plus.txt", 200)),
+        (
+            "forum_hardest_1905_11plus",
+            puzzle_set("forum_hardest_1905_11plus.txt", 200),
+        ),
     ];
     for (name, boards) in &sets {
         let mut group = c.benchmark_group(*name);
@@ -47,8 +50,7 @@ fn engines(c: &mut Criterion) {
             group.bench_function(format!("{}/count2", algorithm.name()), |b| {
                 b.iter(|| {
                     for board in boards {
-                        let report =
-                            solver::count_solutions(board, algorithm, &Control::UNLIMITED);
+                        let report = solver::count_solutions(board, algorithm, &Control::UNLIMITED);
                         std::hint::black_box(report.ok());
                     }
                 })

@@ -37,6 +37,22 @@ enum Command {
     /// Measure engine throughput on puzzle files, one core, first solution and
     /// counting to two.
     Bench(BenchArgs),
+    /// Ask a running server's health service; exits 0 only when it reports SERVING
+    /// (usable as an exec probe).
+    Health(HealthArgs),
+}
+
+#[derive(Debug, Args)]
+struct HealthArgs {
+    /// The server to ask.
+    #[arg(long, env = "SUDOKUD_ADDR", default_value = "127.0.0.1:50051")]
+    addr: String,
+    /// The service to ask about; empty for the server as a whole.
+    #[arg(long, default_value = "")]
+    service: String,
+    /// Seconds to wait for an answer.
+    #[arg(long, default_value_t = 5.0)]
+    timeout: f64,
 }
 
 #[derive(Debug, Args)]
@@ -119,6 +135,7 @@ pub fn main() -> ExitCode {
         Some(Command::Serve(args)) => serve(args),
         Some(Command::Solve(args)) => solve(args),
         Some(Command::Bench(args)) => bench(args),
+        Some(Command::Health(args)) => health(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -306,4 +323,42 @@ fn bench(args: BenchArgs) -> CliResult {
     }
     writeln!(out, "algorithm: {}, one thread", algorithm.name())?;
     Ok(())
+}
+
+fn health(args: HealthArgs) -> CliResult {
+    use tonic_health::pb::health_check_response::ServingStatus;
+    use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+
+    let url = if args.addr.contains("://") {
+        args.addr.clone()
+    } else {
+        format!("http://{}", args.addr)
+    };
+    let timeout = std::time::Duration::from_secs_f64(args.timeout.max(0.0));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let status = runtime.block_on(async {
+        let channel = tonic::transport::Endpoint::from_shared(url)?
+            .connect_timeout(timeout)
+            .timeout(timeout)
+            .connect()
+            .await?;
+        let request = HealthCheckRequest {
+            service: args.service.clone(),
+        };
+        let response = HealthClient::new(channel).check(request).await?;
+        Ok::<_, Box<dyn std::error::Error>>(response.into_inner().status())
+    })?;
+    let name = if args.service.is_empty() {
+        "server"
+    } else {
+        args.service.as_str()
+    };
+    println!("{name}: {}", status.as_str_name());
+    if status == ServingStatus::Serving {
+        Ok(())
+    } else {
+        Err(format!("{name} is not serving").into())
+    }
 }

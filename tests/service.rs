@@ -5,48 +5,13 @@ mod common;
 
 use std::time::Duration;
 
+use common::server::{start, start_with};
 use common::{is_solution, puzzles, two_solution_puzzles, unsolvable_puzzles};
 use sudokud::pb::solve_steps_response::Event;
-use sudokud::pb::sudoku_service_client::SudokuServiceClient;
 use sudokud::pb::{self, Algorithm, Outcome, StepKind};
-use sudokud::service::{Limits, SudokuSolver, Tracker};
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-use tonic::transport::Channel;
+use sudokud::service::{Limits, Tracker};
 use tonic::{Code, Request, Status, Streaming};
 use tonic_types::StatusExt;
-
-/// A server running on a loopback port for the length of one test.
-struct TestServer {
-    client: SudokuServiceClient<Channel>,
-    tracker: Tracker,
-    _shutdown: oneshot::Sender<()>,
-}
-
-async fn start() -> TestServer {
-    start_with(Limits::default()).await
-}
-
-async fn start_with(limits: Limits) -> TestServer {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let service = SudokuSolver::new(limits);
-    let tracker = service.tracker();
-    let (shutdown, signal) = oneshot::channel::<()>();
-    tokio::spawn(sudokud::server::run(listener, service, async {
-        let _ = signal.await;
-    }));
-    let channel = Channel::from_shared(format!("http://{address}"))
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
-    TestServer {
-        client: SudokuServiceClient::new(channel),
-        tracker,
-        _shutdown: shutdown,
-    }
-}
 
 /// Waits until no solve runs on the server; fails the test after 10 s.
 async fn until_no_solve_runs(tracker: &Tracker) {

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod server;
+
 use std::path::PathBuf;
 
 /// The directory of the public benchmark puzzle sets (`../shared/data/puzzles`, or

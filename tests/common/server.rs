@@ -1,0 +1,46 @@
+//! A real server on a loopback port, started in-process for one test.
+
+use sudokud::pb::sudoku_service_client::SudokuServiceClient;
+use sudokud::service::{Limits, SudokuSolver, Tracker};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tonic::transport::Channel;
+
+/// A server running on a loopback port for the length of one test.
+pub struct TestServer {
+    pub address: std::net::SocketAddr,
+    pub channel: Channel,
+    pub client: SudokuServiceClient<Channel>,
+    pub tracker: Tracker,
+    pub shutdown: Option<oneshot::Sender<()>>,
+    pub task: JoinHandle<Result<(), sudokud::server::ServeError>>,
+}
+
+pub async fn start() -> TestServer {
+    start_with(Limits::default()).await
+}
+
+pub async fn start_with(limits: Limits) -> TestServer {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let service = SudokuSolver::new(limits);
+    let tracker = service.tracker();
+    let (shutdown, signal) = oneshot::channel::<()>();
+    let task = tokio::spawn(sudokud::server::run(listener, service, async {
+        let _ = signal.await;
+    }));
+    let channel = Channel::from_shared(format!("http://{address}"))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    TestServer {
+        address,
+        channel: channel.clone(),
+        client: SudokuServiceClient::new(channel),
+        tracker,
+        shutdown: Some(shutdown),
+        task,
+    }
+}

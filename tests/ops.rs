@@ -1,0 +1,140 @@
+//! Operational surface: the gRPC health service (and the `sudokud health` probe
+//! command) and server reflection, against the real server on `127.0.0.1:0`.
+
+mod common;
+
+use std::process::Command;
+
+use common::server::start;
+use prost::Message;
+use tokio_stream::StreamExt;
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
+use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
+use tonic_reflection::pb::v1::{ServerReflectionRequest, ServerReflectionResponse};
+
+fn check_request(service: &str) -> HealthCheckRequest {
+    HealthCheckRequest {
+        service: service.to_owned(),
+    }
+}
+
+#[tokio::test]
+async fn health_is_serving_after_start_and_not_serving_once_shutdown_begins() {
+    let mut server = start().await;
+    let mut health = HealthClient::new(server.channel.clone());
+    for service in ["", "sudoku.v1.SudokuService"] {
+        let status = health
+            .check(check_request(service))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(status.status(), ServingStatus::Serving, "{service:?}");
+    }
+    let mut watch = health
+        .watch(check_request("sudoku.v1.SudokuService"))
+        .await
+        .unwrap()
+        .into_inner();
+    let first = watch.next().await.unwrap().unwrap();
+    assert_eq!(first.status(), ServingStatus::Serving);
+
+    server.shutdown.take().unwrap().send(()).unwrap();
+    let next = watch.next().await.unwrap().unwrap();
+    assert_eq!(next.status(), ServingStatus::NotServing);
+    drop(watch);
+    server.task.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn the_health_command_exits_zero_only_when_serving() {
+    let server = start().await;
+    let address = server.address.to_string();
+    let probe = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sudokud"))
+            .arg("health")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let serving = tokio::task::spawn_blocking({
+        let address = address.clone();
+        move || probe(&["--addr", &address])
+    })
+    .await
+    .unwrap();
+    assert!(serving.status.success(), "{serving:?}");
+    assert!(String::from_utf8_lossy(&serving.stdout).contains("SERVING"));
+
+    let unknown = tokio::task::spawn_blocking({
+        let address = address.clone();
+        move || probe(&["--addr", &address, "--service", "no.such.Service"])
+    })
+    .await
+    .unwrap();
+    assert!(!unknown.status.success(), "{unknown:?}");
+
+    // Nothing listens on a port we just closed.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let closed_address = closed.local_addr().unwrap().to_string();
+    drop(closed);
+    let down =
+        tokio::task::spawn_blocking(move || probe(&["--addr", &closed_address, "--timeout", "2"]))
+            .await
+            .unwrap();
+    assert!(!down.status.success(), "{down:?}");
+}
+
+async fn reflect(server: &common::server::TestServer, request: MessageRequest) -> MessageResponse {
+    let mut client = ServerReflectionClient::new(server.channel.clone());
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(request),
+    };
+    let mut responses = client
+        .server_reflection_info(tokio_stream::iter([request]))
+        .await
+        .unwrap()
+        .into_inner();
+    let response: ServerReflectionResponse = responses.next().await.unwrap().unwrap();
+    response.message_response.unwrap()
+}
+
+#[tokio::test]
+async fn reflection_lists_and_describes_the_service() {
+    let server = start().await;
+    let MessageResponse::ListServicesResponse(list) =
+        reflect(&server, MessageRequest::ListServices(String::new())).await
+    else {
+        panic!("not a service list");
+    };
+    let names: Vec<&str> = list.service.iter().map(|s| s.name.as_str()).collect();
+    for expected in [
+        "sudoku.v1.SudokuService",
+        "grpc.health.v1.Health",
+        "grpc.reflection.v1.ServerReflection",
+    ] {
+        assert!(names.contains(&expected), "{names:?} lacks {expected}");
+    }
+
+    let MessageResponse::FileDescriptorResponse(files) = reflect(
+        &server,
+        MessageRequest::FileContainingSymbol("sudoku.v1.SudokuService".to_owned()),
+    )
+    .await
+    else {
+        panic!("not a file descriptor");
+    };
+    let file = files
+        .file_descriptor_proto
+        .iter()
+        .map(|bytes| prost_types::FileDescriptorProto::decode(bytes.as_slice()).unwrap())
+        .find(|file| file.package() == "sudoku.v1")
+        .expect("the sudoku.v1 file");
+    let service = &file.service[0];
+    assert_eq!(service.name(), "SudokuService");
+    let methods: Vec<&str> = service.method.iter().map(|m| m.name()).collect();
+    assert_eq!(methods, ["Solve", "SolveSteps"]);
+}
