@@ -55,6 +55,8 @@ struct State {
     unsolved: [u32; 3],
     /// Boards (`digit * 3 + band`) changed since the band rule last ran on them.
     dirty: u32,
+    /// Boards changed since the stack rule last ran on their digit.
+    stale: u32,
 }
 
 /// Why propagation stopped short.
@@ -76,6 +78,7 @@ impl State {
         candidates: [BAND; 27],
         unsolved: [BAND; 3],
         dirty: BAND,
+        stale: BAND,
     };
 
     /// Solves `bit` of `band` with `digit`: clears it from the other digits and
@@ -95,10 +98,13 @@ impl State {
             if other == digit {
                 let after = before & !TABLES.peers[index];
                 self.candidates[board] = after;
-                self.dirty |= u32::from(before != after) << board;
+                let changed = u32::from(before != after) << board;
+                self.dirty |= changed;
+                self.stale |= changed;
             } else if before & bit != 0 {
                 let after = before & !bit;
                 self.candidates[board] = after;
+                self.stale |= 1 << board;
                 let row = (after >> row_shift) & 0x1FF;
                 let triad = (after >> triad_shift) & 7;
                 self.dirty |= u32::from(triad == 0 || row & row.wrapping_sub(1) == 0) << board;
@@ -110,7 +116,9 @@ impl State {
             let before = self.candidates[board];
             let after = before & !column;
             self.candidates[board] = after;
-            self.dirty |= u32::from(before != after) << board;
+            let changed = u32::from(before != after) << board;
+            self.dirty |= changed;
+            self.stale |= changed;
         }
     }
 
@@ -199,6 +207,12 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                 state.dirty &= state.dirty - 1;
                 self.band_rule(state, board / 3, board % 3)?;
             }
+            if state.stale != 0 {
+                stack_rule(state)?;
+                if state.dirty != 0 {
+                    continue;
+                }
+            }
             if !self.naked_singles(state)? && !self.column_singles(state)? {
                 return Ok(());
             }
@@ -219,6 +233,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             }
             let after = before & TABLES.expand[kept as usize];
             state.candidates[board] = after;
+            state.stale |= u32::from(after != before) << board;
             let singles = row_singles(after) & state.unsolved[band];
             if singles == 0 {
                 state.dirty &= !(1 << board);
@@ -348,6 +363,52 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             self.recorder.backtracks_unreported(live - mark.live)
         }
     }
+}
+
+/// The band rule turned on its side: in each stack (three boxes stacked vertically),
+/// a digit's "column triads" (the three cells a column shares with a band) must fit
+/// a one-to-one matching of the stack's columns to its bands. Removes the triads
+/// that fit none: locked candidates between boxes and columns.
+fn stack_rule(state: &mut State) -> Result<(), Fail> {
+    let stale = state.stale;
+    state.stale = 0;
+    for digit in 0..9 {
+        if stale & (7 << (digit * 3)) == 0 {
+            continue;
+        }
+        let boards = [
+            state.candidates[digit * 3],
+            state.candidates[digit * 3 + 1],
+            state.candidates[digit * 3 + 2],
+        ];
+        let columns = boards.map(|x| (x | x >> 9 | x >> 18) & 0x1FF);
+        for stack in 0..3 {
+            let shift = 3 * stack;
+            let triads = (columns[0] >> shift) & 7
+                | ((columns[1] >> shift) & 7) << 3
+                | ((columns[2] >> shift) & 7) << 6;
+            let kept = u32::from(TABLES.matching[triads as usize]);
+            if kept == 0 {
+                return Err(Fail::Dead);
+            }
+            let removed = triads & !kept;
+            if removed == 0 {
+                continue;
+            }
+            for band in 0..3 {
+                let gone = (removed >> (3 * band)) & 7;
+                if gone != 0 {
+                    let board = digit * 3 + band;
+                    let columns_gone = gone << shift;
+                    let cells = columns_gone | columns_gone << 9 | columns_gone << 18;
+                    state.candidates[board] &= !cells;
+                    state.dirty |= 1 << board;
+                    state.stale |= 1 << board;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The cell to guess on (a band and its bit) and its candidate digits: the first
