@@ -46,14 +46,14 @@ pub(super) fn search<S: Sink>(
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
 
-/// The candidate boards: `candidates[digit * 3 + band]` has a bit for each cell of
+/// The candidate boards: `candidates[at(digit, band)]` has a bit for each cell of
 /// the band where the digit may stand (solved cells included).
 #[derive(Clone, Copy)]
 struct State {
     candidates: [u32; 27],
     /// Cells not yet solved, per band.
     unsolved: [u32; 3],
-    /// Boards (`digit * 3 + band`) changed since the band rule last ran on them.
+    /// Boards (bit `at(digit, band)`) changed since the band rule last ran on them.
     dirty: u32,
     /// Boards changed since the stack rule last ran on their digit.
     stale: u32,
@@ -82,37 +82,29 @@ impl State {
     };
 
     /// Solves `bit` of `band` with `digit`: clears it from the other digits and
-    /// clears the digit from the cell's peers. Marks dirty the boards whose band
-    /// rule may now conclude something new.
+    /// clears the digit from the cell's peers. Marks what changed dirty and stale.
     #[inline(always)]
     fn eliminate(&mut self, digit: usize, band: usize, bit: u32) {
         let index = bit.trailing_zeros() as usize;
         self.unsolved[band] &= !bit;
-        // Losing one bit matters to the band rule only when it empties a triad
-        // (the row-to-box matching may change) or leaves its row a single cell.
-        let row_shift = (index / 9) * 9;
-        let triad_shift = index - index % 3;
-        for other in 0..9 {
-            let board = other * 3 + band;
-            let before = self.candidates[board];
-            if other == digit {
-                let after = before & !TABLES.peers[index];
-                self.candidates[board] = after;
-                let changed = u32::from(before != after) << board;
-                self.dirty |= changed;
-                self.stale |= changed;
-            } else if before & bit != 0 {
-                let after = before & !bit;
-                self.candidates[board] = after;
-                self.stale |= 1 << board;
-                let row = (after >> row_shift) & 0x1FF;
-                let triad = (after >> triad_shift) & 7;
-                self.dirty |= u32::from(triad == 0 || row & row.wrapping_sub(1) == 0) << board;
-            }
+        // The band's nine boards sit side by side: one pass clears the cell from
+        // all of them, then the digit's own board gets its peers cleared instead.
+        let boards = &mut self.candidates[at(0, band)..at(0, band) + 9];
+        let own_before = boards[digit];
+        let mut changed = 0u32;
+        for (other, board) in boards.iter_mut().enumerate() {
+            let before = *board;
+            *board = before & !bit;
+            changed |= u32::from(before != *board) << other;
         }
+        let own_after = own_before & !TABLES.peers[index];
+        boards[digit] = own_after;
+        changed = (changed & !(1 << digit)) | u32::from(own_before != own_after) << digit;
+        self.dirty |= changed << at(0, band);
+        self.stale |= changed << at(0, band);
         let column = TABLES.column[index % 9];
         for other_band in OTHER_BANDS[band] {
-            let board = digit * 3 + other_band;
+            let board = at(digit, other_band);
             let before = self.candidates[board];
             let after = before & !column;
             self.candidates[board] = after;
@@ -127,7 +119,7 @@ impl State {
     fn counts(&self, band: usize) -> (u32, u32) {
         let (mut one, mut two) = (0, 0);
         for digit in 0..9 {
-            let x = self.candidates[digit * 3 + band];
+            let x = self.candidates[at(digit, band)];
             two |= one & x;
             one |= x;
         }
@@ -138,7 +130,7 @@ impl State {
         let mut cells = [0u8; CELLS];
         for digit in 0..9 {
             for band in 0..3 {
-                let mut bits = self.candidates[digit * 3 + band];
+                let mut bits = self.candidates[at(digit, band)];
                 while bits != 0 {
                     cells[band * 27 + bits.trailing_zeros() as usize] = digit as u8 + 1;
                     bits &= bits - 1;
@@ -150,6 +142,16 @@ impl State {
 }
 
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+
+/// Where a digit's board for a band sits in `State::candidates`: band-major, so the
+/// nine boards of a band are contiguous.
+#[inline(always)]
+const fn at(digit: usize, band: usize) -> usize {
+    band * 9 + digit
+}
+
+/// The bits of digit 0's three boards in a board mask; shift left by the digit.
+const DIGIT_BOARDS: u32 = 1 | 1 << 9 | 1 << 18;
 
 /// Where the search stood before a guess, to take back what followed it.
 #[derive(Default, Clone, Copy)]
@@ -205,7 +207,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             while state.dirty != 0 {
                 let board = state.dirty.trailing_zeros() as usize;
                 state.dirty &= state.dirty - 1;
-                self.band_rule(state, board / 3, board % 3)?;
+                self.band_rule(state, board % 9, board / 9)?;
             }
             if state.stale != 0 {
                 stack_rule(state)?;
@@ -223,7 +225,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
     /// solves the rows left with a single cell.
     #[inline(always)]
     fn band_rule(&mut self, state: &mut State, digit: usize, band: usize) -> Result<(), Fail> {
-        let board = digit * 3 + band;
+        let board = at(digit, band);
         loop {
             let before = state.candidates[board];
             let triads = shrink(before);
@@ -271,7 +273,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                 let bit = singles & singles.wrapping_neg();
                 singles ^= bit;
                 let digit = (0..9)
-                    .find(|&digit| state.candidates[digit * 3 + band] & bit != 0)
+                    .find(|&digit| state.candidates[at(digit, band)] & bit != 0)
                     .ok_or(Fail::Dead)?;
                 self.assign(state, digit, band, bit, Reason::NakedSingle)?;
                 progress = true;
@@ -287,7 +289,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
         for digit in 0..9 {
             let (mut once, mut twice) = (0u32, 0u32);
             for band in 0..3 {
-                let x = state.candidates[digit * 3 + band];
+                let x = state.candidates[at(digit, band)];
                 let (r0, r1, r2) = (x & 0x1FF, (x >> 9) & 0x1FF, x >> 18);
                 let here = r0 | r1 | r2;
                 twice |= (r0 & r1) | (r0 & r2) | (r1 & r2) | (once & here);
@@ -302,7 +304,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             }
             let spread = single_columns | single_columns << 9 | single_columns << 18;
             for band in 0..3 {
-                let mut cells = state.candidates[digit * 3 + band] & state.unsolved[band] & spread;
+                let mut cells = state.candidates[at(digit, band)] & state.unsolved[band] & spread;
                 while cells != 0 {
                     let bit = cells & cells.wrapping_neg();
                     cells ^= bit;
@@ -324,7 +326,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
         bit: u32,
         reason: Reason,
     ) -> Result<(), Fail> {
-        if state.candidates[digit * 3 + band] & bit == 0 {
+        if state.candidates[at(digit, band)] & bit == 0 {
             return Err(Fail::Dead);
         }
         let cell = band * 27 + bit.trailing_zeros() as usize;
@@ -373,13 +375,13 @@ fn stack_rule(state: &mut State) -> Result<(), Fail> {
     let stale = state.stale;
     state.stale = 0;
     for digit in 0..9 {
-        if stale & (7 << (digit * 3)) == 0 {
+        if stale & (DIGIT_BOARDS << digit) == 0 {
             continue;
         }
         let boards = [
-            state.candidates[digit * 3],
-            state.candidates[digit * 3 + 1],
-            state.candidates[digit * 3 + 2],
+            state.candidates[at(digit, 0)],
+            state.candidates[at(digit, 1)],
+            state.candidates[at(digit, 2)],
         ];
         let columns = boards.map(|x| (x | x >> 9 | x >> 18) & 0x1FF);
         for stack in 0..3 {
@@ -398,7 +400,7 @@ fn stack_rule(state: &mut State) -> Result<(), Fail> {
             for band in 0..3 {
                 let gone = (removed >> (3 * band)) & 7;
                 if gone != 0 {
-                    let board = digit * 3 + band;
+                    let board = at(digit, band);
                     let columns_gone = gone << shift;
                     let cells = columns_gone | columns_gone << 9 | columns_gone << 18;
                     state.candidates[board] &= !cells;
@@ -421,7 +423,7 @@ fn choose(state: &State) -> (usize, u32, u16) {
         }
         let (mut one, mut two, mut three) = (0, 0, 0);
         for digit in 0..9 {
-            let x = state.candidates[digit * 3 + band];
+            let x = state.candidates[at(digit, band)];
             three |= two & x;
             two |= one & x;
             one |= x;
@@ -454,7 +456,7 @@ fn choose(state: &State) -> (usize, u32, u16) {
 fn digits_of(state: &State, band: usize, bit: u32) -> u16 {
     let mut digits = 0u16;
     for digit in 0..9 {
-        if state.candidates[digit * 3 + band] & bit != 0 {
+        if state.candidates[at(digit, band)] & bit != 0 {
             digits |= 1 << digit;
         }
     }
