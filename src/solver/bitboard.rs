@@ -228,6 +228,11 @@ impl<S: Sink> Search<'_, '_, '_, S> {
         let board = at(digit, band);
         loop {
             let before = state.candidates[board];
+            if before & state.unsolved[band] == 0 {
+                // The digit is placed in all three rows of the band: nothing to learn.
+                state.dirty &= !(1 << board);
+                return Ok(());
+            }
             let triads = shrink(before);
             let kept = TABLES.matching[triads as usize];
             if kept == 0 {
