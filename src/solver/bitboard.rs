@@ -5,7 +5,9 @@
 //! cells a row shares with a box) and keeps only triads that fit a one-to-one
 //! matching of the band's rows to its boxes: that is the locked-candidates rule
 //! (pointing and claiming) inside the band, and it exposes hidden singles in rows and
-//! boxes. Naked singles are found for all cells of a band at once by counting
+//! boxes. The same rule turned on its side runs on each stack (three boxes stacked
+//! vertically) with "column triads", which also exposes hidden singles in columns.
+//! Naked singles are found for all cells of a band at once by counting
 //! candidates across the nine digit boards with bit operations. When nothing more
 //! follows, the engine guesses on a cell with two candidates (fewest first) and
 //! copies its small state per guess instead of undoing. The ideas are the ones
@@ -215,7 +217,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                     continue;
                 }
             }
-            if !self.naked_singles(state)? && !self.column_singles(state)? {
+            if !self.naked_singles(state)? {
                 return Ok(());
             }
         }
@@ -282,40 +284,6 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                     .ok_or(Fail::Dead)?;
                 self.assign(state, digit, band, bit, Reason::NakedSingle)?;
                 progress = true;
-            }
-        }
-        Ok(progress)
-    }
-
-    /// Solves every digit that has one unsolved place left in a column; fails on a
-    /// digit with no place in some column. True when it solved any.
-    fn column_singles(&mut self, state: &mut State) -> Result<bool, Fail> {
-        let mut progress = false;
-        for digit in 0..9 {
-            let (mut once, mut twice) = (0u32, 0u32);
-            for band in 0..3 {
-                let x = state.candidates[at(digit, band)];
-                let (r0, r1, r2) = (x & 0x1FF, (x >> 9) & 0x1FF, x >> 18);
-                let here = r0 | r1 | r2;
-                twice |= (r0 & r1) | (r0 & r2) | (r1 & r2) | (once & here);
-                once |= here;
-            }
-            if once != 0x1FF {
-                return Err(Fail::Dead);
-            }
-            let single_columns = once & !twice;
-            if single_columns == 0 {
-                continue;
-            }
-            let spread = single_columns | single_columns << 9 | single_columns << 18;
-            for band in 0..3 {
-                let mut cells = state.candidates[at(digit, band)] & state.unsolved[band] & spread;
-                while cells != 0 {
-                    let bit = cells & cells.wrapping_neg();
-                    cells ^= bit;
-                    self.assign(state, digit, band, bit, Reason::HiddenSingle)?;
-                    progress = true;
-                }
             }
         }
         Ok(progress)
