@@ -52,7 +52,8 @@ const BAND: u32 = (1 << 27) - 1;
 /// the band where the digit may stand (solved cells included).
 #[derive(Clone, Copy)]
 struct State {
-    candidates: [u32; 27],
+    /// Sized 32 (the last five unused) so that masked indexes need no bounds check.
+    candidates: [u32; 32],
     /// Cells not yet solved, per band.
     unsolved: [u32; 3],
     /// Boards (bit `at(digit, band)`) changed since the band rule last ran on them.
@@ -77,7 +78,7 @@ impl From<Interrupted> for Fail {
 
 impl State {
     const EMPTY: State = State {
-        candidates: [BAND; 27],
+        candidates: [BAND; 32],
         unsolved: [BAND; 3],
         dirty: BAND,
         stale: BAND,
@@ -91,7 +92,8 @@ impl State {
         self.unsolved[band] &= !bit;
         // The band's nine boards sit side by side: one pass clears the cell from
         // all of them, then the digit's own board gets its peers cleared instead.
-        let boards = &mut self.candidates[at(0, band)..at(0, band) + 9];
+        let first = at(0, band).min(18);
+        let boards = &mut self.candidates[first..first + 9];
         let own_before = boards[digit];
         let mut changed = 0u32;
         for (other, board) in boards.iter_mut().enumerate() {
@@ -99,7 +101,7 @@ impl State {
             *board = before & !bit;
             changed |= u32::from(before != *board) << other;
         }
-        let own_after = own_before & !TABLES.peers[index];
+        let own_after = own_before & !TABLES.peers[index & 31];
         boards[digit] = own_after;
         changed = (changed & !(1 << digit)) | u32::from(own_before != own_after) << digit;
         self.dirty |= changed << at(0, band);
@@ -149,7 +151,7 @@ const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 /// nine boards of a band are contiguous.
 #[inline(always)]
 const fn at(digit: usize, band: usize) -> usize {
-    band * 9 + digit
+    (band * 9 + digit) & 31
 }
 
 /// The bits of digit 0's three boards in a board mask; shift left by the digit.
@@ -229,7 +231,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
     fn band_rule(&mut self, state: &mut State, digit: usize, band: usize) -> Result<(), Fail> {
         let board = at(digit, band);
         loop {
-            let before = state.candidates[board];
+            let before = state.candidates[board & 31];
             if before & state.unsolved[band] == 0 {
                 // The digit is placed in all three rows of the band: nothing to learn.
                 state.dirty &= !(1 << board);
@@ -470,7 +472,7 @@ struct Tables {
     expand: [u32; 512],
     /// For each cell of a band: its peers in the band (row, box, column), itself not
     /// included.
-    peers: [u32; 27],
+    peers: [u32; 32],
     /// For each column: its three cells in a band.
     column: [u32; 9],
 }
@@ -482,7 +484,7 @@ const fn tables() -> Tables {
         shrink: [0; 512],
         matching: [0; 512],
         expand: [0; 512],
-        peers: [0; 27],
+        peers: [0; 32],
         column: [0; 9],
     };
     let mut value = 0;

@@ -267,7 +267,9 @@ struct Recorder<'s, 'c, S> {
     sink: &'s mut S,
     control: &'s Control<'c>,
     stats: Stats,
-    steps: u64,
+    /// Steps left before the next look at the limit, the stop signal and the clock;
+    /// the step that brings it to zero triggers the look. One decrement a step.
+    until_check: u64,
 }
 
 /// Steps between two looks at the stop signal and the clock.
@@ -279,7 +281,7 @@ impl<'s, 'c, S: Sink> Recorder<'s, 'c, S> {
             sink,
             control,
             stats: Stats::default(),
-            steps: 0,
+            until_check: POLL_EVERY.min(control.max_steps.saturating_add(1)),
         }
     }
 
@@ -326,46 +328,51 @@ impl<'s, 'c, S: Sink> Recorder<'s, 'c, S> {
     /// no events), with the same step limit as if they were.
     #[inline(always)]
     fn backtracks_unreported(&mut self, count: u64) -> Result<(), Interrupted> {
-        let before = self.steps;
-        self.steps += count;
+        if count < self.until_check {
+            self.until_check -= count;
+            self.stats.backtracks += count;
+            return Ok(());
+        }
+        let taken = self.steps() + count;
+        if taken > self.control.max_steps {
+            return Err(self.step_limit());
+        }
         self.stats.backtracks += count;
-        if self.steps > self.control.max_steps {
-            self.steps = before;
-            return Err(Interrupted::StepLimit {
-                limit: self.control.max_steps,
-            });
-        }
-        if before / POLL_EVERY != self.steps / POLL_EVERY {
-            self.poll()?;
-        }
-        Ok(())
+        self.check(taken)
     }
 
-    #[inline(always)]
-    fn emit(&mut self, event: Event) -> Result<(), Interrupted> {
-        match self.sink.event(event) {
-            Flow::Continue => Ok(()),
-            Flow::Stop => Err(Interrupted::Stopped),
-        }
+    /// Steps taken so far.
+    fn steps(&self) -> u64 {
+        self.stats.placements + self.stats.backtracks
     }
 
     #[inline(always)]
     fn count_step(&mut self) -> Result<(), Interrupted> {
-        self.steps += 1;
-        if self.steps > self.control.max_steps {
-            return Err(Interrupted::StepLimit {
-                limit: self.control.max_steps,
-            });
-        }
-        if self.steps.is_multiple_of(POLL_EVERY) {
-            self.poll()?;
+        self.until_check -= 1;
+        if self.until_check == 0 {
+            let taken = self.steps() + 1;
+            if taken > self.control.max_steps {
+                return Err(self.step_limit());
+            }
+            return self.check(taken);
         }
         Ok(())
     }
 
     #[cold]
+    fn step_limit(&self) -> Interrupted {
+        Interrupted::StepLimit {
+            limit: self.control.max_steps,
+        }
+    }
+
+    /// Looks at the stop signal and the clock after `taken` steps, and sets when to
+    /// look next.
+    #[cold]
     #[inline(never)]
-    fn poll(&self) -> Result<(), Interrupted> {
+    fn check(&mut self, taken: u64) -> Result<(), Interrupted> {
+        let left = self.control.max_steps.saturating_sub(taken);
+        self.until_check = POLL_EVERY.min(left.saturating_add(1));
         if let Some(stop) = self.control.stop
             && stop.load(Ordering::Relaxed)
         {
@@ -377,5 +384,13 @@ impl<'s, 'c, S: Sink> Recorder<'s, 'c, S> {
             return Err(Interrupted::DeadlinePassed);
         }
         Ok(())
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, event: Event) -> Result<(), Interrupted> {
+        match self.sink.event(event) {
+            Flow::Continue => Ok(()),
+            Flow::Stop => Err(Interrupted::Stopped),
+        }
     }
 }
