@@ -248,9 +248,10 @@ fn replay(puzzle: &str, steps: &[pb::Step]) -> String {
 async fn solve_steps_streams_started_batches_and_finished_in_order() {
     let mut server = start().await;
     // Top95 #19 takes the classic algorithms through guesses and backtracks in fewer
-    // than 30,000 steps; top95 #1 does that for the fast engines.
+    // than 30,000 steps; the first of the forum's hardest does that for the fast
+    // engines.
     let classic = &puzzles("norvig_top95.txt")[18];
-    let fast = &puzzles("norvig_top95.txt")[0];
+    let fast = &puzzles("forum_hardest_1106.txt")[0];
     for (puzzle, algorithm) in [
         (fast, Algorithm::Unspecified),
         (fast, Algorithm::Bitboard),
