@@ -36,6 +36,7 @@ pub(super) fn search<S: Sink>(
         found: Found::new(wanted),
         trail: Vec::new(),
         depth: 0,
+        interrupted: None,
     };
     let done = search.node(state)?;
     if !done {
@@ -62,19 +63,10 @@ struct State {
     stale: u32,
 }
 
-/// Why propagation stopped short.
-enum Fail {
-    /// The grid cannot be completed.
-    Dead,
-    /// A limit, the stop signal or the sink ended the search.
-    Interrupted(Interrupted),
-}
-
-impl From<Interrupted> for Fail {
-    fn from(interrupted: Interrupted) -> Self {
-        Fail::Interrupted(interrupted)
-    }
-}
+/// Propagation stopped short: the grid cannot be completed, or the search was
+/// interrupted (then `Search::interrupted` says why). Zero-sized, so the hot
+/// paths return a single flag.
+struct Fail;
 
 impl State {
     const EMPTY: State = State {
@@ -171,15 +163,18 @@ struct Search<'r, 's, 'c, S> {
     found: Found,
     trail: Vec<(u8, u8, Reason, u32)>,
     depth: u32,
+    /// Set when a limit, the stop signal or the sink ended the search.
+    interrupted: Option<Interrupted>,
 }
 
 impl<S: Sink> Search<'_, '_, '_, S> {
     /// Propagates, then guesses; true when the search has found all it wants.
     fn node(&mut self, mut state: State) -> Result<bool, Interrupted> {
-        match self.propagate(&mut state) {
-            Ok(()) => {}
-            Err(Fail::Dead) => return Ok(false),
-            Err(Fail::Interrupted(why)) => return Err(why),
+        if self.propagate(&mut state).is_err() {
+            return match self.interrupted {
+                Some(why) => Err(why),
+                None => Ok(false),
+            };
         }
         if state.unsolved == [0; 3] {
             return Ok(self.found.record(&state.solution()));
@@ -192,10 +187,10 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             let mut child = state;
             self.depth += 1;
             let placed = self.assign(&mut child, digit, band, bit, Reason::Guess);
-            let done = match placed {
-                Ok(()) => self.node(child),
-                Err(Fail::Dead) => Ok(false),
-                Err(Fail::Interrupted(why)) => Err(why),
+            let done = match (placed, self.interrupted) {
+                (Ok(()), _) => self.node(child),
+                (Err(Fail), Some(why)) => Err(why),
+                (Err(Fail), None) => Ok(false),
             };
             self.depth -= 1;
             if done? {
@@ -240,7 +235,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             let triads = shrink(before);
             let kept = TABLES.matching[triads as usize];
             if kept == 0 {
-                return Err(Fail::Dead);
+                return Err(Fail);
             }
             let after = before & TABLES.expand[kept as usize];
             state.candidates[board] = after;
@@ -275,7 +270,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             }
             let (one, two) = state.counts(band);
             if unsolved & !one != 0 {
-                return Err(Fail::Dead);
+                return Err(Fail);
             }
             let mut singles = unsolved & !two;
             while singles != 0 {
@@ -283,7 +278,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                 singles ^= bit;
                 let digit = (0..9)
                     .find(|&digit| state.candidates[at(digit, band)] & bit != 0)
-                    .ok_or(Fail::Dead)?;
+                    .ok_or(Fail)?;
                 self.assign(state, digit, band, bit, Reason::NakedSingle)?;
                 progress = true;
             }
@@ -302,11 +297,16 @@ impl<S: Sink> Search<'_, '_, '_, S> {
         reason: Reason,
     ) -> Result<(), Fail> {
         if state.candidates[at(digit, band)] & bit == 0 {
-            return Err(Fail::Dead);
+            return Err(Fail);
         }
         let cell = band * 27 + bit.trailing_zeros() as usize;
-        self.recorder
-            .place(cell, digit as u8 + 1, reason, self.depth)?;
+        if let Err(why) = self
+            .recorder
+            .place(cell, digit as u8 + 1, reason, self.depth)
+        {
+            self.interrupted = Some(why);
+            return Err(Fail);
+        }
         if S::WANTS_EVENTS {
             self.trail
                 .push((cell as u8, digit as u8 + 1, reason, self.depth));
@@ -366,7 +366,7 @@ fn stack_rule(state: &mut State) -> Result<(), Fail> {
                 | ((columns[2] >> shift) & 7) << 6;
             let kept = u32::from(TABLES.matching[triads as usize]);
             if kept == 0 {
-                return Err(Fail::Dead);
+                return Err(Fail);
             }
             let removed = triads & !kept;
             if removed == 0 {
