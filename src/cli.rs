@@ -79,6 +79,27 @@ struct ServeArgs {
     /// Steps per stream message when a request leaves max_batch at 0.
     #[arg(long, env = "SUDOKUD_DEFAULT_BATCH", default_value_t = 256)]
     default_batch: u32,
+    /// Solves computing at once (default: the number of cores).
+    #[arg(long, env = "SUDOKUD_MAX_CONCURRENT_SOLVES")]
+    max_concurrent_solves: Option<usize>,
+    /// Calls that may wait for a solve slot; more get RESOURCE_EXHAUSTED at once.
+    #[arg(long, env = "SUDOKUD_MAX_QUEUE", default_value_t = 64)]
+    max_queue: usize,
+    /// Largest request message accepted, in bytes.
+    #[arg(long, env = "SUDOKUD_MAX_MESSAGE_BYTES", default_value_t = 64 * 1024)]
+    max_message_bytes: usize,
+    /// Log format on stderr.
+    #[arg(long, env = "SUDOKUD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+/// How `serve` writes its logs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object a line.
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -149,15 +170,25 @@ pub fn main() -> ExitCode {
 type CliResult = Result<(), Box<dyn std::error::Error>>;
 
 fn serve(args: ServeArgs) -> CliResult {
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
         .with_writer(io::stderr)
-        .with_ansi(io::stderr().is_terminal())
-        .init();
+        .with_ansi(io::stderr().is_terminal());
+    match args.log_format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().init(),
+    }
+    let defaults = Limits::default();
     let limits = Limits {
         max_steps: args.max_steps,
         default_batch: args.default_batch,
-        ..Limits::default()
+        max_concurrent_solves: args
+            .max_concurrent_solves
+            .unwrap_or(defaults.max_concurrent_solves),
+        max_queue: args.max_queue,
+        max_message_bytes: args.max_message_bytes,
+        ..defaults
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -63,7 +63,10 @@ pub async fn run(
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(SudokuServiceServer::new(service))
+        .add_service(
+            SudokuServiceServer::new(service.clone())
+                .max_decoding_message_size(service.limits().max_message_bytes),
+        )
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
         .await
         .map_err(ServeError::Transport)

@@ -4,11 +4,11 @@
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use tokio::runtime::Handle;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::metadata::MetadataMap;
@@ -32,6 +32,13 @@ pub struct Limits {
     /// Messages buffered per stream between the solver and the client. With the
     /// batch size it bounds how far a solver runs ahead of a slow client.
     pub stream_buffer: usize,
+    /// Solves computing at once (the CPU cap); default: the number of cores.
+    pub max_concurrent_solves: usize,
+    /// Calls that may wait for a solve slot; past this a call gets
+    /// `RESOURCE_EXHAUSTED` at once. A waiting call gives up at its deadline.
+    pub max_queue: usize,
+    /// Largest request message decoded, in bytes (a puzzle needs well under 1 KiB).
+    pub max_message_bytes: usize,
 }
 
 impl Default for Limits {
@@ -41,33 +48,121 @@ impl Default for Limits {
             default_batch: 256,
             max_batch: 16_384,
             stream_buffer: 4,
+            max_concurrent_solves: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_queue: 64,
+            max_message_bytes: 64 * 1024,
         }
     }
 }
 
-/// The service: stateless apart from its limits and the count of live solves.
+/// The service: stateless apart from its limits, its solve slots and the count of
+/// live solves.
 #[derive(Debug, Clone)]
 pub struct SudokuSolver {
     limits: Limits,
     tracker: Tracker,
+    slots: Slots,
 }
 
-/// Counts solver threads that are running now, for tests and metrics: a cancelled
-/// call must bring it back down.
+/// The CPU cap: a permit per computing solve, and a bounded line of calls waiting
+/// for one.
+#[derive(Debug, Clone)]
+struct Slots {
+    permits: Arc<Semaphore>,
+    waiting: Arc<AtomicUsize>,
+    max_queue: usize,
+}
+
+impl Slots {
+    fn new(limits: &Limits) -> Slots {
+        Slots {
+            permits: Arc::new(Semaphore::new(limits.max_concurrent_solves.max(1))),
+            waiting: Arc::new(AtomicUsize::new(0)),
+            max_queue: limits.max_queue,
+        }
+    }
+
+    /// A solve slot: at once when one is free, else after waiting in line within
+    /// the deadline; `RESOURCE_EXHAUSTED` when the line is full.
+    async fn acquire(&self, deadline: Option<Instant>) -> Result<OwnedSemaphorePermit, Status> {
+        if let Ok(permit) = self.permits.clone().try_acquire_owned() {
+            return Ok(permit);
+        }
+        if self.waiting.fetch_add(1, Ordering::AcqRel) >= self.max_queue {
+            self.waiting.fetch_sub(1, Ordering::AcqRel);
+            return Err(Status::resource_exhausted(format!(
+                "server busy: every solve slot is taken and {} calls are already waiting",
+                self.max_queue
+            )));
+        }
+        let _in_line = InLine(self.waiting.clone());
+        let permit = self.permits.clone().acquire_owned();
+        let permit = match deadline {
+            None => permit.await,
+            Some(deadline) => tokio::time::timeout_at(deadline.into(), permit)
+                .await
+                .map_err(|_| {
+                    Status::deadline_exceeded("deadline passed while waiting for a solve slot")
+                })?,
+        };
+        permit.map_err(|_| Status::unavailable("the server is shutting down"))
+    }
+}
+
+impl Slots {
+    /// A slot for a stream's solver coming back from waiting on its client: it waits
+    /// in line like a new call but is never turned away for a full line.
+    async fn acquire_blocking_slot(
+        &self,
+        deadline: Option<Instant>,
+    ) -> Result<OwnedSemaphorePermit, Interrupted> {
+        let permit = self.permits.clone().acquire_owned();
+        match deadline {
+            None => permit.await.map_err(|_| Interrupted::Stopped),
+            Some(deadline) => match tokio::time::timeout_at(deadline.into(), permit).await {
+                Ok(permit) => permit.map_err(|_| Interrupted::Stopped),
+                Err(_) => Err(Interrupted::DeadlinePassed),
+            },
+        }
+    }
+}
+
+/// A place in the line for a solve slot; leaving it (however) frees the place.
+struct InLine(Arc<AtomicUsize>);
+
+impl Drop for InLine {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Counts solver threads that are running now (a cancelled call must bring it back
+/// down), streams whose solver waits on a slow client, and steps sent: for tests
+/// and metrics.
 #[derive(Debug, Clone)]
 pub struct Tracker {
     live: Arc<watch::Sender<usize>>,
+    waiting_on_clients: Arc<watch::Sender<usize>>,
+    steps_sent: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl SudokuSolver {
     /// A service with the given limits.
     pub fn new(limits: Limits) -> Self {
         SudokuSolver {
+            slots: Slots::new(&limits),
             limits,
             tracker: Tracker {
                 live: Arc::new(watch::Sender::new(0)),
+                waiting_on_clients: Arc::new(watch::Sender::new(0)),
+                steps_sent: Arc::default(),
             },
         }
+    }
+
+    /// The limits this service enforces.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// The live-solve counter of this service (shared by its clones).
@@ -85,6 +180,16 @@ impl Tracker {
     /// The number of solves running now.
     pub fn live(&self) -> usize {
         *self.live.borrow()
+    }
+
+    /// Watches the number of streams whose solver waits for its client to read.
+    pub fn subscribe_waiting(&self) -> watch::Receiver<usize> {
+        self.waiting_on_clients.subscribe()
+    }
+
+    /// Steps handed to streams so far (queued or delivered).
+    pub fn steps_sent(&self) -> u64 {
+        self.steps_sent.load(Ordering::Relaxed)
     }
 
     fn enter(&self) -> LiveSolve {
@@ -129,12 +234,14 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         let algorithm = parse_algorithm(request.algorithm)?;
         let max_steps = self.limits.steps_for(request.max_steps);
         let check_unique = request.check_unique;
+        let permit = self.slots.acquire(deadline).await?;
 
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
         let live = self.tracker.enter();
         let outcome = tokio::task::spawn_blocking(move || {
             let _live = live;
+            let _permit = permit;
             let control = Control {
                 max_steps,
                 stop: Some(&stop),
@@ -150,12 +257,19 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         .map_err(|error| Status::internal(format!("solver failed: {error}")))?;
 
         match outcome {
-            Ok(report) => Ok(Response::new(convert::solve_response(
-                &report,
-                algorithm,
-                check_unique,
-            ))),
-            Err(interrupted) => Err(interrupted_status(interrupted)),
+            Ok(report) => {
+                log_call("Solve", algorithm, Code::Ok, &report.stats);
+                Ok(Response::new(convert::solve_response(
+                    &report,
+                    algorithm,
+                    check_unique,
+                )))
+            }
+            Err(interrupted) => {
+                let status = interrupted_status(interrupted);
+                tracing::info!(method = "Solve", algorithm = algorithm.name(), code = ?status.code(), "call ended early");
+                Err(status)
+            }
         }
     }
 
@@ -178,9 +292,12 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
             1
         };
 
+        let permit = self.slots.acquire(deadline).await?;
         let (sender, receiver) = mpsc::channel(self.limits.stream_buffer.max(1));
         let live = self.tracker.enter();
         let handle = Handle::current();
+        let slots = self.slots.clone();
+        let tracker = self.tracker.clone();
         tokio::task::spawn_blocking(move || {
             let _live = live;
             let mut sink = StreamSink {
@@ -188,6 +305,9 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
                     sender,
                     handle,
                     deadline: deadline.map(tokio::time::Instant::from_std),
+                    slots,
+                    permit: Some(permit),
+                    tracker,
                 },
                 pending: Vec::with_capacity(batch),
                 batch,
@@ -269,17 +389,29 @@ fn stream_solve(
         return;
     }
     let last = match (outcome, sink.interrupted) {
-        (_, Some(why)) | (Err(why), None) => Err(interrupted_status(why)),
-        (Ok(report), None) => Ok(convert::finished_message(&report)),
+        (_, Some(why)) | (Err(why), None) => {
+            let status = interrupted_status(why);
+            tracing::info!(method = "SolveSteps", algorithm = algorithm.name(), code = ?status.code(), steps = sink.seq, "call ended early");
+            Err(status)
+        }
+        (Ok(report), None) => {
+            log_call("SolveSteps", algorithm, Code::Ok, &report.stats);
+            Ok(convert::finished_message(&report))
+        }
     };
     let _ = sink.out.send_closing(last);
 }
 
 /// The sender side of a stream: blocking sends that give up at the call's deadline.
+/// While it waits on a slow client it gives its solve slot back, so a stream that
+/// waits (paced, or read slowly) does not hold CPU capacity.
 struct Outbox {
     sender: mpsc::Sender<Result<pb::SolveStepsResponse, Status>>,
     handle: Handle,
     deadline: Option<tokio::time::Instant>,
+    slots: Slots,
+    permit: Option<OwnedSemaphorePermit>,
+    tracker: Tracker,
 }
 
 /// How long the last messages of a stream (the final steps and the closing status)
@@ -289,14 +421,32 @@ const CLOSING_GRACE: Duration = Duration::from_secs(1);
 impl Outbox {
     /// Sends one message of the search, waiting while the client is slow. Fails
     /// when the client has gone or the deadline passed.
-    fn send(&self, message: Result<pb::SolveStepsResponse, Status>) -> Result<(), Interrupted> {
-        match self.deadline {
+    fn send(&mut self, message: Result<pb::SolveStepsResponse, Status>) -> Result<(), Interrupted> {
+        let message = match self.sender.try_send(message) {
+            Ok(()) => return Ok(()),
+            Err(mpsc::error::TrySendError::Closed(_)) => return Err(Interrupted::Stopped),
+            Err(mpsc::error::TrySendError::Full(message)) => message,
+        };
+        // The client is behind: wait for it without holding a solve slot.
+        self.permit = None;
+        let waiting = &self.tracker.waiting_on_clients;
+        waiting.send_modify(|n| *n += 1);
+        let sent = match self.deadline {
             None => self
                 .sender
                 .blocking_send(message)
                 .map_err(|_| Interrupted::Stopped),
             Some(deadline) => self.send_until(message, deadline),
-        }
+        };
+        waiting.send_modify(|n| *n -= 1);
+        sent?;
+        let slots = self.slots.clone();
+        let deadline = self.deadline.map(tokio::time::Instant::into_std);
+        let permit = self
+            .handle
+            .block_on(slots.acquire_blocking_slot(deadline))?;
+        self.permit = Some(permit);
+        Ok(())
     }
 
     /// Sends one of the closing messages, which may wait a short grace.
@@ -344,6 +494,11 @@ impl StreamSink {
         if self.pending.is_empty() {
             return None;
         }
+        let count = self.pending.len() as u64;
+        self.out
+            .tracker
+            .steps_sent
+            .fetch_add(count, Ordering::Relaxed);
         let steps = std::mem::replace(&mut self.pending, Vec::with_capacity(self.batch));
         Some(pb::SolveStepsResponse {
             event: Some(pb::solve_steps_response::Event::Steps(pb::StepBatch {
@@ -368,6 +523,20 @@ impl Sink for StreamSink {
             }
         }
     }
+}
+
+/// One log line (at debug level: `RUST_LOG=sudokud=debug`) for a call that ran its
+/// search to the end.
+fn log_call(method: &str, algorithm: Algorithm, code: Code, stats: &solver::Stats) {
+    tracing::debug!(
+        method,
+        algorithm = algorithm.name(),
+        code = ?code,
+        steps = stats.placements + stats.backtracks,
+        guesses = stats.guesses,
+        elapsed_us = u64::try_from(stats.elapsed.as_micros()).unwrap_or(u64::MAX),
+        "call finished"
+    );
 }
 
 /// Parses the `puzzle` field, or explains what is wrong with it.

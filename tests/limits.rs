@@ -1,0 +1,143 @@
+//! Limits, against the real server on `127.0.0.1:0`: the solve-slot cap and its
+//! bounded queue, deadlines while queued, the message size cap, and backpressure
+//! on a stream whose client reads nothing.
+
+mod common;
+
+use std::time::Duration;
+
+use common::puzzles;
+use common::server::{TestServer, start_with};
+use sudokud::pb::{self, Algorithm};
+use sudokud::service::Limits;
+use tonic::{Code, Request};
+
+/// The defeater of plain backtracking: about 69 million placements.
+fn long_request() -> pb::SolveRequest {
+    pb::SolveRequest {
+        puzzle: puzzles("plb_hard20.txt")[0].clone(),
+        algorithm: Algorithm::Backtracking.into(),
+        ..Default::default()
+    }
+}
+
+fn one_slot(max_queue: usize) -> Limits {
+    Limits {
+        max_concurrent_solves: 1,
+        max_queue,
+        ..Limits::default()
+    }
+}
+
+/// Starts a long unary solve in the background and waits until it computes.
+async fn occupy_the_slot(server: &TestServer) -> tokio::task::JoinHandle<()> {
+    let mut client = server.client.clone();
+    let call = tokio::spawn(async move {
+        let _ = client.solve(long_request()).await;
+    });
+    let mut live = server.tracker.subscribe();
+    tokio::time::timeout(Duration::from_secs(10), live.wait_for(|&n| n == 1))
+        .await
+        .expect("the first solve never started")
+        .unwrap();
+    call
+}
+
+async fn until_idle(server: &TestServer) {
+    let mut live = server.tracker.subscribe();
+    tokio::time::timeout(Duration::from_secs(10), live.wait_for(|&n| n == 0))
+        .await
+        .expect("a solve kept running")
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_full_queue_turns_calls_away_with_resource_exhausted() {
+    let mut server = start_with(one_slot(0)).await;
+    let first = occupy_the_slot(&server).await;
+    let status = server.client.solve(long_request()).await.unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(status.message().contains("busy"), "{}", status.message());
+    let steps = pb::SolveStepsRequest {
+        puzzle: puzzles("euler96_50.txt")[0].clone(),
+        ..Default::default()
+    };
+    let status = server.client.solve_steps(steps).await.unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    first.abort();
+    until_idle(&server).await;
+    // The slot is free again.
+    let easy = pb::SolveRequest {
+        puzzle: puzzles("euler96_50.txt")[0].clone(),
+        ..Default::default()
+    };
+    server.client.solve(easy).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_call_that_waits_past_its_deadline_gets_deadline_exceeded() {
+    let mut server = start_with(one_slot(4)).await;
+    let first = occupy_the_slot(&server).await;
+    let mut queued = Request::new(pb::SolveRequest {
+        puzzle: puzzles("euler96_50.txt")[0].clone(),
+        ..Default::default()
+    });
+    queued.set_timeout(Duration::from_millis(300));
+    let status = server.client.solve(queued).await.unwrap_err();
+    assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+    first.abort();
+    until_idle(&server).await;
+}
+
+#[tokio::test]
+async fn an_oversized_message_is_rejected() {
+    let mut server = start_with(Limits {
+        max_message_bytes: 1024,
+        ..Limits::default()
+    })
+    .await;
+    let huge = pb::SolveRequest {
+        puzzle: ".".repeat(4096),
+        ..Default::default()
+    };
+    let status = server.client.solve(huge).await.unwrap_err();
+    assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
+    assert_eq!(server.tracker.live(), 0);
+}
+
+#[tokio::test]
+async fn a_stream_nobody_reads_pauses_its_solver() {
+    let limits = Limits::default();
+    let batch = 16u64;
+    let server = start_with(limits.clone()).await;
+    let mut client = server.client.clone();
+    let request = pb::SolveStepsRequest {
+        max_batch: batch as u32,
+        ..pb::SolveStepsRequest {
+            puzzle: long_request().puzzle,
+            algorithm: Algorithm::Backtracking.into(),
+            ..Default::default()
+        }
+    };
+    // Open the stream and read nothing from it.
+    let _stream = client.solve_steps(request).await.unwrap().into_inner();
+    let mut waiting = server.tracker.subscribe_waiting();
+    tokio::time::timeout(Duration::from_secs(10), waiting.wait_for(|&n| n == 1))
+        .await
+        .expect("the solver never waited for its client")
+        .unwrap();
+    // What was produced fits in the channel plus the HTTP/2 flow-control windows
+    // (a step encodes to at least 8 bytes; two 64 KiB windows at most, with room to
+    // spare), far below the 69 million steps of the whole search.
+    let bound = (limits.stream_buffer as u64 + 2) * batch + 2 * 1024 * 1024 / 8;
+    let sent = server.tracker.steps_sent();
+    assert!(
+        sent > 0 && sent <= bound,
+        "{sent} steps sent, bound {bound}"
+    );
+    assert_eq!(
+        server.tracker.live(),
+        1,
+        "the solver is paused, not finished"
+    );
+}
