@@ -88,6 +88,10 @@ struct ServeArgs {
     /// Largest request message accepted, in bytes.
     #[arg(long, env = "SUDOKUD_MAX_MESSAGE_BYTES", default_value_t = 64 * 1024)]
     max_message_bytes: usize,
+    /// Seconds that calls in flight may go on after SIGTERM/SIGINT before the
+    /// solves still running are stopped with UNAVAILABLE.
+    #[arg(long, env = "SUDOKUD_SHUTDOWN_GRACE", default_value_t = 10.0)]
+    shutdown_grace: f64,
     /// Log format on stderr.
     #[arg(long, env = "SUDOKUD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -188,6 +192,7 @@ fn serve(args: ServeArgs) -> CliResult {
             .unwrap_or(defaults.max_concurrent_solves),
         max_queue: args.max_queue,
         max_message_bytes: args.max_message_bytes,
+        shutdown_grace: std::time::Duration::from_secs_f64(args.shutdown_grace.max(0.0)),
         ..defaults
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -39,7 +39,9 @@ impl std::error::Error for ServeError {}
 
 /// Serves `service` on `listener` until `shutdown` completes. Health reports
 /// `SERVING` (overall and for `sudoku.v1.SudokuService`) from the start and
-/// `NOT_SERVING` as soon as shutdown begins; calls in flight then finish.
+/// `NOT_SERVING` as soon as shutdown begins; the listener stops accepting, calls in
+/// flight may finish within the service's shutdown grace, and the solves still
+/// running after it are stopped (their calls end with `UNAVAILABLE`).
 pub async fn run(
     listener: TcpListener,
     service: SudokuSolver,
@@ -55,9 +57,20 @@ pub async fn run(
         .build_v1alpha()
         .map_err(ServeError::Reflection)?;
 
+    let stopper = service.shutdown();
+    let grace = service.limits().shutdown_grace;
     let shutdown = async move {
         shutdown.await;
         mark_not_serving(&health).await;
+        tracing::info!(
+            grace_seconds = grace.as_secs_f64(),
+            "draining: no new connections"
+        );
+        tokio::spawn(async move {
+            tokio::time::sleep(grace).await;
+            tracing::info!("shutdown grace over: stopping the solves still running");
+            stopper.stop_all();
+        });
     };
     Server::builder()
         .add_service(health_service)

@@ -39,6 +39,9 @@ pub struct Limits {
     pub max_queue: usize,
     /// Largest request message decoded, in bytes (a puzzle needs well under 1 KiB).
     pub max_message_bytes: usize,
+    /// After a shutdown signal, how long calls in flight may go on before every
+    /// solve still running is stopped and its call ends with `UNAVAILABLE`.
+    pub shutdown_grace: Duration,
 }
 
 impl Default for Limits {
@@ -51,17 +54,45 @@ impl Default for Limits {
             max_concurrent_solves: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_queue: 64,
             max_message_bytes: 64 * 1024,
+            shutdown_grace: Duration::from_secs(10),
         }
     }
 }
 
-/// The service: stateless apart from its limits, its solve slots and the count of
-/// live solves.
+/// The service: stateless apart from its limits, its solve slots, the count of
+/// live solves and the shutdown signal.
 #[derive(Debug, Clone)]
 pub struct SudokuSolver {
     limits: Limits,
     tracker: Tracker,
     slots: Slots,
+    shutdown: Shutdown,
+}
+
+/// Set when the shutdown grace has run out: every solve still running stops and
+/// its call ends with `UNAVAILABLE`.
+#[derive(Debug, Clone, Default)]
+pub struct Shutdown {
+    flag: Arc<AtomicBool>,
+    signal: Arc<watch::Sender<bool>>,
+}
+
+impl Shutdown {
+    /// Stops every solve still running.
+    pub fn stop_all(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+        self.signal.send_replace(true);
+    }
+
+    fn is_set(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+
+    /// Completes once `stop_all` was called.
+    async fn stopped(&self) {
+        let mut signal = self.signal.subscribe();
+        let _ = signal.wait_for(|&set| set).await;
+    }
 }
 
 /// The CPU cap: a permit per computing solve, and a bounded line of calls waiting
@@ -151,6 +182,7 @@ impl SudokuSolver {
     pub fn new(limits: Limits) -> Self {
         SudokuSolver {
             slots: Slots::new(&limits),
+            shutdown: Shutdown::default(),
             limits,
             tracker: Tracker {
                 live: Arc::new(watch::Sender::new(0)),
@@ -158,6 +190,11 @@ impl SudokuSolver {
                 steps_sent: Arc::default(),
             },
         }
+    }
+
+    /// The handle that ends every running solve (after the shutdown grace).
+    pub fn shutdown(&self) -> Shutdown {
+        self.shutdown.clone()
     }
 
     /// The limits this service enforces.
@@ -239,12 +276,14 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
         let live = self.tracker.enter();
+        let shutdown = self.shutdown.clone();
         let outcome = tokio::task::spawn_blocking(move || {
             let _live = live;
             let _permit = permit;
             let control = Control {
                 max_steps,
                 stop: Some(&stop),
+                shutdown: Some(&shutdown.flag),
                 deadline,
             };
             if check_unique {
@@ -266,7 +305,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
                 )))
             }
             Err(interrupted) => {
-                let status = interrupted_status(interrupted);
+                let status = interrupted_status(interrupted, &self.shutdown);
                 tracing::info!(method = "Solve", algorithm = algorithm.name(), code = ?status.code(), "call ended early");
                 Err(status)
             }
@@ -298,6 +337,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         let handle = Handle::current();
         let slots = self.slots.clone();
         let tracker = self.tracker.clone();
+        let shutdown = self.shutdown.clone();
         tokio::task::spawn_blocking(move || {
             let _live = live;
             let mut sink = StreamSink {
@@ -308,6 +348,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
                     slots,
                     permit: Some(permit),
                     tracker,
+                    shutdown,
                 },
                 pending: Vec::with_capacity(batch),
                 batch,
@@ -373,13 +414,15 @@ fn stream_solve(
     if sink.out.send(Ok(started)).is_err() {
         return;
     }
+    let shutdown = sink.out.shutdown.flag.clone();
     let control = Control {
         max_steps,
         stop: None,
+        shutdown: Some(&shutdown),
         deadline,
     };
     let outcome = solver::solve(board, algorithm, &control, sink);
-    if sink.interrupted == Some(Interrupted::Stopped) {
+    if sink.interrupted == Some(Interrupted::Stopped) && !sink.out.shutdown.is_set() {
         return; // The client has gone: nobody to tell.
     }
     // Steps made before a limit or the deadline are still delivered, then the status.
@@ -390,7 +433,7 @@ fn stream_solve(
     }
     let last = match (outcome, sink.interrupted) {
         (_, Some(why)) | (Err(why), None) => {
-            let status = interrupted_status(why);
+            let status = interrupted_status(why, &sink.out.shutdown);
             tracing::info!(method = "SolveSteps", algorithm = algorithm.name(), code = ?status.code(), steps = sink.seq, "call ended early");
             Err(status)
         }
@@ -412,6 +455,7 @@ struct Outbox {
     slots: Slots,
     permit: Option<OwnedSemaphorePermit>,
     tracker: Tracker,
+    shutdown: Shutdown,
 }
 
 /// How long the last messages of a stream (the final steps and the closing status)
@@ -431,13 +475,7 @@ impl Outbox {
         self.permit = None;
         let waiting = &self.tracker.waiting_on_clients;
         waiting.send_modify(|n| *n += 1);
-        let sent = match self.deadline {
-            None => self
-                .sender
-                .blocking_send(message)
-                .map_err(|_| Interrupted::Stopped),
-            Some(deadline) => self.send_until(message, deadline),
-        };
+        let sent = self.send_before_shutdown(message);
         waiting.send_modify(|n| *n -= 1);
         sent?;
         let slots = self.slots.clone();
@@ -447,6 +485,26 @@ impl Outbox {
             .block_on(slots.acquire_blocking_slot(deadline))?;
         self.permit = Some(permit);
         Ok(())
+    }
+
+    /// Waits for room in the channel until the deadline or the shutdown.
+    fn send_before_shutdown(
+        &self,
+        message: Result<pb::SolveStepsResponse, Status>,
+    ) -> Result<(), Interrupted> {
+        let deadline = async {
+            match self.deadline {
+                Some(deadline) => tokio::time::sleep_until(deadline).await,
+                None => std::future::pending().await,
+            }
+        };
+        self.handle.block_on(async {
+            tokio::select! {
+                sent = self.sender.send(message) => sent.map_err(|_| Interrupted::Stopped),
+                () = deadline => Err(Interrupted::DeadlinePassed),
+                () = self.shutdown.stopped() => Err(Interrupted::Stopped),
+            }
+        })
     }
 
     /// Sends one of the closing messages, which may wait a short grace.
@@ -558,8 +616,11 @@ fn parse_algorithm(value: i32) -> Result<Algorithm, Status> {
     })
 }
 
-fn interrupted_status(interrupted: Interrupted) -> Status {
+fn interrupted_status(interrupted: Interrupted, shutdown: &Shutdown) -> Status {
     match interrupted {
+        Interrupted::Stopped if shutdown.is_set() => {
+            Status::unavailable("the server is shutting down; retry on another replica")
+        }
         Interrupted::StepLimit { limit } => Status::resource_exhausted(format!(
             "step limit reached: the search took {limit} steps without finishing"
         )),

@@ -135,9 +135,11 @@ impl<F: FnMut(Event) -> Flow> Sink for F {
 pub struct Control<'a> {
     /// The most steps (placements plus backtracks) the search may take.
     pub max_steps: u64,
-    /// Set from outside (client gone, shutdown) to stop the search within
+    /// Set from outside (the client went away) to stop the search within
     /// milliseconds.
     pub stop: Option<&'a AtomicBool>,
+    /// A second stop signal, shared by many searches (the server's shutdown).
+    pub shutdown: Option<&'a AtomicBool>,
     /// The search stops when this instant passes.
     pub deadline: Option<Instant>,
 }
@@ -147,6 +149,7 @@ impl Control<'_> {
     pub const UNLIMITED: Control<'static> = Control {
         max_steps: u64::MAX,
         stop: None,
+        shutdown: None,
         deadline: None,
     };
 }
@@ -373,10 +376,13 @@ impl<'s, 'c, S: Sink> Recorder<'s, 'c, S> {
     fn check(&mut self, taken: u64) -> Result<(), Interrupted> {
         let left = self.control.max_steps.saturating_sub(taken);
         self.until_check = POLL_EVERY.min(left.saturating_add(1));
-        if let Some(stop) = self.control.stop
-            && stop.load(Ordering::Relaxed)
+        for stop in [self.control.stop, self.control.shutdown]
+            .into_iter()
+            .flatten()
         {
-            return Err(Interrupted::Stopped);
+            if stop.load(Ordering::Relaxed) {
+                return Err(Interrupted::Stopped);
+            }
         }
         if let Some(deadline) = self.control.deadline
             && Instant::now() >= deadline
