@@ -14,7 +14,7 @@ use tracing_subscriber::EnvFilter;
 
 use crate::bench::{self, Mode};
 use crate::board::Board;
-use crate::server;
+use crate::server::{self, Transport};
 use crate::service::{Limits, SudokuSolver};
 use crate::solver::{self, Algorithm, Control, Interrupted, NoEvents};
 
@@ -92,6 +92,38 @@ struct ServeArgs {
     /// solves still running are stopped with UNAVAILABLE.
     #[arg(long, env = "SUDOKUD_SHUTDOWN_GRACE", default_value_t = 10.0)]
     shutdown_grace: f64,
+    /// Longest a SolveSteps stream may run, in seconds (its solve then ends with
+    /// DEADLINE_EXCEEDED); the client's own deadline may be shorter.
+    #[arg(long, env = "SUDOKUD_MAX_STREAM_SECONDS", default_value_t = 3600.0)]
+    max_stream_seconds: f64,
+    /// Concurrent calls one HTTP/2 connection may carry.
+    #[arg(long, env = "SUDOKUD_MAX_CONCURRENT_STREAMS", default_value_t = 1024)]
+    max_concurrent_streams: u32,
+    /// Seconds between HTTP/2 keepalive pings (0 turns them off).
+    #[arg(long, env = "SUDOKUD_KEEPALIVE_SECONDS", default_value_t = 60.0)]
+    keepalive_seconds: f64,
+    /// Seconds a keepalive ping may go unanswered before the connection closes.
+    #[arg(
+        long,
+        env = "SUDOKUD_KEEPALIVE_TIMEOUT_SECONDS",
+        default_value_t = 20.0
+    )]
+    keepalive_timeout_seconds: f64,
+    /// Seconds after which a connection is asked to go away, so clients rebalance
+    /// (0 turns it off).
+    #[arg(
+        long,
+        env = "SUDOKUD_MAX_CONNECTION_AGE_SECONDS",
+        default_value_t = 1800.0
+    )]
+    max_connection_age_seconds: f64,
+    /// Seconds that calls on an aged connection may go on before it closes.
+    #[arg(
+        long,
+        env = "SUDOKUD_MAX_CONNECTION_AGE_GRACE_SECONDS",
+        default_value_t = 30.0
+    )]
+    max_connection_age_grace_seconds: f64,
     /// Log format on stderr.
     #[arg(long, env = "SUDOKUD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -173,6 +205,11 @@ pub fn main() -> ExitCode {
 
 type CliResult = Result<(), Box<dyn std::error::Error>>;
 
+/// A duration from a flag in seconds; negative values count as zero.
+fn seconds(value: f64) -> std::time::Duration {
+    std::time::Duration::try_from_secs_f64(value.max(0.0)).unwrap_or(std::time::Duration::MAX)
+}
+
 fn serve(args: ServeArgs) -> CliResult {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
     let logs = tracing_subscriber::fmt()
@@ -192,8 +229,17 @@ fn serve(args: ServeArgs) -> CliResult {
             .unwrap_or(defaults.max_concurrent_solves),
         max_queue: args.max_queue,
         max_message_bytes: args.max_message_bytes,
-        shutdown_grace: std::time::Duration::from_secs_f64(args.shutdown_grace.max(0.0)),
+        shutdown_grace: seconds(args.shutdown_grace),
+        max_stream_duration: seconds(args.max_stream_seconds),
         ..defaults
+    };
+    let positive = |value: f64| (value > 0.0).then(|| seconds(value));
+    let transport = Transport {
+        max_concurrent_streams: args.max_concurrent_streams,
+        keepalive_interval: positive(args.keepalive_seconds),
+        keepalive_timeout: seconds(args.keepalive_timeout_seconds),
+        max_connection_age: positive(args.max_connection_age_seconds),
+        max_connection_age_grace: seconds(args.max_connection_age_grace_seconds),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -203,12 +249,8 @@ fn serve(args: ServeArgs) -> CliResult {
             .await
             .map_err(|error| format!("cannot listen on {}: {error}", args.listen))?;
         tracing::info!(address = %listener.local_addr()?, "sudokud serving gRPC");
-        server::run(
-            listener,
-            SudokuSolver::new(limits),
-            server::shutdown_signal(),
-        )
-        .await?;
+        let service = SudokuSolver::new(limits);
+        server::run(listener, service, transport, server::shutdown_signal()).await?;
         tracing::info!("sudokud stopped");
         Ok(())
     })

@@ -3,6 +3,7 @@
 //! shutdown future completes. Tests pass their own listener (port 0) and signal.
 
 use std::future::Future;
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
@@ -16,6 +17,34 @@ use crate::service::SudokuSolver;
 
 /// The full name of the solving service, as health checks and reflection name it.
 pub const SERVICE_NAME: &str = "sudoku.v1.SudokuService";
+
+/// HTTP/2 and connection settings of the listener.
+#[derive(Debug, Clone)]
+pub struct Transport {
+    /// Concurrent streams (calls) one connection may carry.
+    pub max_concurrent_streams: u32,
+    /// Interval of HTTP/2 pings that detect dead peers; `None` turns them off.
+    pub keepalive_interval: Option<Duration>,
+    /// How long a keepalive ping may go unanswered before the connection closes.
+    pub keepalive_timeout: Duration,
+    /// Connections are asked to go away (GOAWAY) after this age, so long-lived
+    /// clients reconnect and rebalance across replicas.
+    pub max_connection_age: Option<Duration>,
+    /// How long calls on an aged connection may go on before it is closed.
+    pub max_connection_age_grace: Duration,
+}
+
+impl Default for Transport {
+    fn default() -> Self {
+        Transport {
+            max_concurrent_streams: 1024,
+            keepalive_interval: Some(Duration::from_secs(60)),
+            keepalive_timeout: Duration::from_secs(20),
+            max_connection_age: Some(Duration::from_secs(30 * 60)),
+            max_connection_age_grace: Duration::from_secs(30),
+        }
+    }
+}
 
 /// Why the server could not run.
 #[derive(Debug)]
@@ -45,6 +74,7 @@ impl std::error::Error for ServeError {}
 pub async fn run(
     listener: TcpListener,
     service: SudokuSolver,
+    transport: Transport,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServeError> {
     let (health, health_service) = tonic_health::server::health_reporter();
@@ -72,7 +102,16 @@ pub async fn run(
             stopper.stop_all();
         });
     };
-    Server::builder()
+    let mut builder = Server::builder()
+        .max_concurrent_streams(transport.max_concurrent_streams)
+        .http2_keepalive_interval(transport.keepalive_interval)
+        .http2_keepalive_timeout(Some(transport.keepalive_timeout));
+    if let Some(age) = transport.max_connection_age {
+        builder = builder
+            .max_connection_age(age)
+            .max_connection_age_grace(transport.max_connection_age_grace);
+    }
+    builder
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)

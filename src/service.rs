@@ -42,6 +42,9 @@ pub struct Limits {
     /// After a shutdown signal, how long calls in flight may go on before every
     /// solve still running is stopped and its call ends with `UNAVAILABLE`.
     pub shutdown_grace: Duration,
+    /// Longest a `SolveSteps` stream may run; its solve then ends as if the
+    /// client's deadline had passed.
+    pub max_stream_duration: Duration,
 }
 
 impl Default for Limits {
@@ -55,6 +58,7 @@ impl Default for Limits {
             max_queue: 64,
             max_message_bytes: 64 * 1024,
             shutdown_grace: Duration::from_secs(10),
+            max_stream_duration: Duration::from_secs(3600),
         }
     }
 }
@@ -318,7 +322,11 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::SolveStepsRequest>,
     ) -> Result<Response<Self::SolveStepsStream>, Status> {
-        let deadline = deadline_of(request.metadata());
+        let cap = Instant::now().checked_add(self.limits.max_stream_duration);
+        let deadline = match (deadline_of(request.metadata()), cap) {
+            (Some(client), Some(cap)) => Some(client.min(cap)),
+            (client, cap) => client.or(cap),
+        };
         let request = request.into_inner();
         let board = parse_puzzle(&request.puzzle)?;
         let algorithm = parse_algorithm(request.algorithm)?;

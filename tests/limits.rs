@@ -141,3 +141,32 @@ async fn a_stream_nobody_reads_pauses_its_solver() {
         "the solver is paused, not finished"
     );
 }
+
+#[tokio::test]
+async fn the_server_caps_how_long_a_stream_runs() {
+    let mut server = start_with(Limits {
+        max_stream_duration: Duration::from_millis(200),
+        ..Limits::default()
+    })
+    .await;
+    let request = pb::SolveStepsRequest {
+        puzzle: long_request().puzzle,
+        algorithm: Algorithm::Backtracking.into(),
+        ..Default::default()
+    };
+    let mut stream = server
+        .client
+        .solve_steps(request)
+        .await
+        .unwrap()
+        .into_inner();
+    let status = loop {
+        match stream.message().await {
+            Ok(Some(_)) => continue,
+            Ok(None) => panic!("the stream ended without a status"),
+            Err(status) => break status,
+        }
+    };
+    assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+    until_idle(&server).await;
+}

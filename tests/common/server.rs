@@ -27,9 +27,14 @@ pub async fn start_with(limits: Limits) -> TestServer {
     let service = SudokuSolver::new(limits);
     let tracker = service.tracker();
     let (shutdown, signal) = oneshot::channel::<()>();
-    let task = tokio::spawn(sudokud::server::run(listener, service, async {
-        let _ = signal.await;
-    }));
+    let task = tokio::spawn(sudokud::server::run(
+        listener,
+        service,
+        sudokud::server::Transport::default(),
+        async {
+            let _ = signal.await;
+        },
+    ));
     let channel = Channel::from_shared(format!("http://{address}"))
         .unwrap()
         .connect()
