@@ -40,6 +40,42 @@ enum Command {
     /// Ask a running server's health service; exits 0 only when it reports SERVING
     /// (usable as an exec probe).
     Health(HealthArgs),
+    /// Load a running server: N concurrent callers for S seconds; prints calls/s
+    /// (steps/s for streams) and latency percentiles.
+    Load(LoadArgs),
+}
+
+#[derive(Debug, Args)]
+struct LoadArgs {
+    /// The server to load (this machine only).
+    #[arg(long, env = "SUDOKUD_ADDR", default_value = "127.0.0.1:50051")]
+    addr: String,
+    /// The call to make.
+    #[arg(long, value_enum, default_value_t = RpcArg::Solve)]
+    rpc: RpcArg,
+    /// Callers running at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seconds to run.
+    #[arg(long, default_value_t = 5.0)]
+    duration: f64,
+    /// Puzzles to send, one a line (default: a few built-in ones).
+    #[arg(long)]
+    puzzles: Option<PathBuf>,
+    /// The algorithm to ask for.
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::Default)]
+    algorithm: AlgorithmArg,
+}
+
+/// Calls the load generator can make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RpcArg {
+    /// Unary Solve.
+    Solve,
+    /// SolveSteps, read to the end.
+    Steps,
+    /// The health Check (the framework's ceiling).
+    Health,
 }
 
 #[derive(Debug, Args)]
@@ -193,6 +229,7 @@ pub fn main() -> ExitCode {
         Some(Command::Solve(args)) => solve(args),
         Some(Command::Bench(args)) => bench(args),
         Some(Command::Health(args)) => health(args),
+        Some(Command::Load(args)) => load(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -439,4 +476,81 @@ fn health(args: HealthArgs) -> CliResult {
     } else {
         Err(format!("{name} is not serving").into())
     }
+}
+
+/// Puzzles the load generator sends when given none: three hard classics.
+const LOAD_PUZZLES: [&str; 3] = [
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
+    "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....",
+];
+
+fn load(args: LoadArgs) -> CliResult {
+    let puzzles: Vec<String> = match &args.puzzles {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty() && !line.starts_with('#'))
+            .map(str::to_owned)
+            .collect(),
+        None => LOAD_PUZZLES.iter().map(|p| p.to_string()).collect(),
+    };
+    if puzzles.is_empty() {
+        return Err("no puzzles to send".into());
+    }
+    let plan = crate::load::Plan {
+        rpc: match args.rpc {
+            RpcArg::Solve => crate::load::Rpc::Solve,
+            RpcArg::Steps => crate::load::Rpc::Steps,
+            RpcArg::Health => crate::load::Rpc::Health,
+        },
+        concurrency: args.concurrency.max(1),
+        duration: seconds(args.duration),
+        puzzles,
+        algorithm: crate::convert::algorithm_to_pb(args.algorithm.engine()).into(),
+    };
+    let url = if args.addr.contains("://") {
+        args.addr.clone()
+    } else {
+        format!("http://{}", args.addr)
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let summary = runtime.block_on(async {
+        let channel = tonic::transport::Endpoint::from_shared(url)?
+            .connect()
+            .await?;
+        Ok::<_, Box<dyn std::error::Error>>(crate::load::run(channel, &plan).await)
+    })?;
+    let seconds = summary.elapsed.as_secs_f64().max(1e-9);
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "rpc {:?}, concurrency {}, {:.1} s: {} calls ({} errors), {:.0} calls/s",
+        args.rpc,
+        plan.concurrency,
+        seconds,
+        summary.calls,
+        summary.errors,
+        summary.calls as f64 / seconds
+    )?;
+    if plan.rpc == crate::load::Rpc::Steps {
+        writeln!(
+            out,
+            "steps received: {} ({:.0} steps/s)",
+            summary.steps,
+            summary.steps as f64 / seconds
+        )?;
+    }
+    writeln!(
+        out,
+        "latency µs: p50 {} p90 {} p99 {} max {}",
+        summary.percentile(50.0),
+        summary.percentile(90.0),
+        summary.percentile(99.0),
+        summary.latencies.last().copied().unwrap_or(0)
+    )?;
+    Ok(())
 }

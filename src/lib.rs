@@ -14,12 +14,15 @@
 //! - [`server`]: builds the tonic server around the service and runs it on a
 //!   listener until a shutdown signal.
 //! - [`bench`]: engine throughput measurement behind `sudokud bench`. Std only.
-//! - [`cli`]: the command line (`serve`, `solve`, `bench`); `main.rs` only calls it.
+//! - [`load`]: the load generator behind `sudokud load`.
+//! - [`cli`]: the command line (`serve`, `solve`, `bench`, `health`, `load`);
+//!   `main.rs` only calls it.
 
 pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod convert;
+pub mod load;
 pub mod server;
 pub mod service;
 pub mod solver;

@@ -1,0 +1,158 @@
+//! `sudokud load`: a small load generator for a running server. Runs N concurrent
+//! callers on one HTTP/2 connection for a fixed time and reports requests (or
+//! steps) per second and latency percentiles. Bounded in count and time, and meant
+//! for servers on this machine.
+
+use std::time::{Duration, Instant};
+
+use tonic::transport::Channel;
+use tonic_health::pb::HealthCheckRequest;
+use tonic_health::pb::health_client::HealthClient;
+
+use crate::pb;
+use crate::pb::sudoku_service_client::SudokuServiceClient;
+
+/// Which call the load generator makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rpc {
+    /// Unary `Solve`.
+    Solve,
+    /// `SolveSteps`, read to the end.
+    Steps,
+    /// `grpc.health.v1.Health/Check`: the framework's own ceiling.
+    Health,
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The call to make.
+    pub rpc: Rpc,
+    /// Callers running at once.
+    pub concurrency: usize,
+    /// How long to run.
+    pub duration: Duration,
+    /// Puzzles to send, round robin (never empty).
+    pub puzzles: Vec<String>,
+    /// The algorithm to ask for (protobuf value).
+    pub algorithm: i32,
+}
+
+/// What a run measured.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// Calls that succeeded.
+    pub calls: u64,
+    /// Calls that failed.
+    pub errors: u64,
+    /// Steps received (for `Rpc::Steps`).
+    pub steps: u64,
+    /// Wall-clock time of the run.
+    pub elapsed: Duration,
+    /// Latencies of successful calls, sorted, in microseconds.
+    pub latencies: Vec<u64>,
+}
+
+impl Summary {
+    /// The latency at percentile `p` (0..=100), in microseconds.
+    pub fn percentile(&self, p: f64) -> u64 {
+        if self.latencies.is_empty() {
+            return 0;
+        }
+        let rank = ((p / 100.0) * (self.latencies.len() - 1) as f64).round() as usize;
+        self.latencies[rank.min(self.latencies.len() - 1)]
+    }
+}
+
+/// Runs the plan against the server behind `channel`.
+pub async fn run(channel: Channel, plan: &Plan) -> Summary {
+    let started = Instant::now();
+    let until = started + plan.duration;
+    let mut tasks = Vec::with_capacity(plan.concurrency);
+    for worker in 0..plan.concurrency.max(1) {
+        let channel = channel.clone();
+        let plan = plan.clone();
+        tasks.push(tokio::spawn(async move {
+            caller(channel, &plan, worker, until).await
+        }));
+    }
+    let mut summary = Summary {
+        calls: 0,
+        errors: 0,
+        steps: 0,
+        elapsed: Duration::ZERO,
+        latencies: Vec::new(),
+    };
+    for task in tasks {
+        if let Ok(part) = task.await {
+            summary.calls += part.calls;
+            summary.errors += part.errors;
+            summary.steps += part.steps;
+            summary.latencies.extend(part.latencies);
+        }
+    }
+    summary.elapsed = started.elapsed();
+    summary.latencies.sort_unstable();
+    summary
+}
+
+/// One caller: calls back to back until `until`.
+async fn caller(channel: Channel, plan: &Plan, worker: usize, until: Instant) -> Summary {
+    let mut sudoku = SudokuServiceClient::new(channel.clone());
+    let mut health = HealthClient::new(channel);
+    let mut part = Summary {
+        calls: 0,
+        errors: 0,
+        steps: 0,
+        elapsed: Duration::ZERO,
+        latencies: Vec::new(),
+    };
+    let mut index = worker;
+    while Instant::now() < until {
+        let puzzle = plan.puzzles[index % plan.puzzles.len()].clone();
+        index += 1;
+        let begun = Instant::now();
+        let outcome = match plan.rpc {
+            Rpc::Health => health.check(HealthCheckRequest::default()).await.map(|_| 0),
+            Rpc::Solve => sudoku
+                .solve(pb::SolveRequest {
+                    puzzle,
+                    algorithm: plan.algorithm,
+                    ..Default::default()
+                })
+                .await
+                .map(|_| 0),
+            Rpc::Steps => read_stream(&mut sudoku, puzzle, plan.algorithm).await,
+        };
+        match outcome {
+            Ok(steps) => {
+                part.calls += 1;
+                part.steps += steps;
+                part.latencies
+                    .push(u64::try_from(begun.elapsed().as_micros()).unwrap_or(u64::MAX));
+            }
+            Err(_) => part.errors += 1,
+        }
+    }
+    part
+}
+
+async fn read_stream(
+    client: &mut SudokuServiceClient<Channel>,
+    puzzle: String,
+    algorithm: i32,
+) -> Result<u64, tonic::Status> {
+    let request = pb::SolveStepsRequest {
+        puzzle,
+        algorithm,
+        ..Default::default()
+    };
+    let mut stream = client.solve_steps(request).await?.into_inner();
+    let mut steps = 0u64;
+    while let Some(message) = stream.message().await? {
+        if let Some(pb::solve_steps_response::Event::Steps(batch)) = message.event {
+            steps += batch.steps.len() as u64;
+        }
+    }
+    Ok(steps)
+}
