@@ -179,6 +179,7 @@ pub struct Tracker {
     live: Arc<watch::Sender<usize>>,
     waiting_on_clients: Arc<watch::Sender<usize>>,
     steps_sent: Arc<std::sync::atomic::AtomicU64>,
+    solves_started: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl SudokuSolver {
@@ -192,6 +193,7 @@ impl SudokuSolver {
                 live: Arc::new(watch::Sender::new(0)),
                 waiting_on_clients: Arc::new(watch::Sender::new(0)),
                 steps_sent: Arc::default(),
+                solves_started: Arc::default(),
             },
         }
     }
@@ -233,7 +235,13 @@ impl Tracker {
         self.steps_sent.load(Ordering::Relaxed)
     }
 
+    /// Solves started since the server started.
+    pub fn solves_started(&self) -> u64 {
+        self.solves_started.load(Ordering::Relaxed)
+    }
+
     fn enter(&self) -> LiveSolve {
+        self.solves_started.fetch_add(1, Ordering::Relaxed);
         self.live.send_modify(|n| *n += 1);
         LiveSolve {
             live: self.live.clone(),

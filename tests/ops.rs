@@ -138,3 +138,56 @@ async fn reflection_lists_and_describes_the_service() {
     let methods: Vec<&str> = service.method.iter().map(|m| m.name()).collect();
     assert_eq!(methods, ["Solve", "SolveSteps"]);
 }
+
+#[tokio::test]
+async fn the_load_generator_reports_what_it_did() {
+    let server = start().await;
+    for rpc in [
+        sudokud::load::Rpc::Health,
+        sudokud::load::Rpc::Solve,
+        sudokud::load::Rpc::Steps,
+    ] {
+        let plan = sudokud::load::Plan {
+            rpc,
+            concurrency: 4,
+            duration: std::time::Duration::from_millis(200),
+            puzzles: common::puzzles("euler96_50.txt"),
+            algorithm: 0,
+        };
+        let summary = sudokud::load::run(server.channel.clone(), &plan).await;
+        assert!(summary.calls > 0, "{rpc:?}: {summary:?}");
+        assert_eq!(summary.errors, 0, "{rpc:?}");
+        assert_eq!(summary.latencies.len() as u64, summary.calls);
+        assert!(summary.percentile(50.0) <= summary.percentile(99.0));
+        if rpc == sudokud::load::Rpc::Steps {
+            assert!(summary.steps >= summary.calls, "{summary:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_balancing_client_spreads_calls_over_two_servers() {
+    // tonic balances over a list of endpoints (power of two choices); both replicas
+    // must get calls, as they would behind round_robin in other gRPC clients.
+    let first = start().await;
+    let second = start().await;
+    let endpoints = [first.address, second.address].map(|address| {
+        tonic::transport::Endpoint::from_shared(format!("http://{address}")).unwrap()
+    });
+    let channel = tonic::transport::Channel::balance_list(endpoints.into_iter());
+    let mut client = sudokud::pb::sudoku_service_client::SudokuServiceClient::new(channel);
+    let puzzle = common::puzzles("euler96_50.txt")[0].clone();
+    for _ in 0..40 {
+        let request = sudokud::pb::SolveRequest {
+            puzzle: puzzle.clone(),
+            ..Default::default()
+        };
+        client.solve(request).await.unwrap();
+    }
+    let (a, b) = (
+        first.tracker.solves_started(),
+        second.tracker.solves_started(),
+    );
+    assert_eq!(a + b, 40);
+    assert!(a > 0 && b > 0, "calls went {a} and {b}");
+}
