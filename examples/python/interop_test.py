@@ -121,6 +121,15 @@ def test_cancel_stream(stub):
     test_solve(stub)
 
 
+def test_health(stub):
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    health = health_pb2_grpc.HealthStub(stub.channel)
+    for service in ("", "sudoku.v1.SudokuService"):
+        reply = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=5)
+        assert reply.status == health_pb2.HealthCheckResponse.SERVING, (service, reply)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--addr", default="127.0.0.1:50051")
@@ -129,6 +138,7 @@ def main():
     passed = failed = 0
     with grpc.insecure_channel(args.addr) as channel:
         stub = rpc.SudokuServiceStub(channel)
+        stub.channel = channel
         for test in tests:
             try:
                 test(stub)
