@@ -278,8 +278,12 @@ fn serve(args: ServeArgs) -> CliResult {
         max_connection_age: positive(args.max_connection_age_seconds),
         max_connection_age_grace: seconds(args.max_connection_age_grace_seconds),
     };
+    // Each running solve is a blocking-pool thread; a stream that waits on its
+    // client keeps its thread (not its solve slot), so allow many: 1,000 paced
+    // dashboards must all be served.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(4096)
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(args.listen)

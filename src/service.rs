@@ -347,7 +347,13 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
             1
         };
 
-        let permit = self.slots.acquire(deadline).await?;
+        // A paced stream computes a step now and then: it needs no CPU slot, so a
+        // thousand dashboards can watch at once. Unpaced streams compete for slots.
+        let permit = if pace.is_zero() {
+            Some(self.slots.acquire(deadline).await?)
+        } else {
+            None
+        };
         let (sender, receiver) = mpsc::channel(self.limits.stream_buffer.max(1));
         let live = self.tracker.enter();
         let handle = Handle::current();
@@ -362,7 +368,8 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
                     handle,
                     deadline: deadline.map(tokio::time::Instant::from_std),
                     slots,
-                    permit: Some(permit),
+                    needs_slot: permit.is_some(),
+                    permit,
                     tracker,
                     shutdown,
                 },
@@ -470,6 +477,8 @@ struct Outbox {
     deadline: Option<tokio::time::Instant>,
     slots: Slots,
     permit: Option<OwnedSemaphorePermit>,
+    /// False for paced streams, which run without a slot.
+    needs_slot: bool,
     tracker: Tracker,
     shutdown: Shutdown,
 }
@@ -494,12 +503,14 @@ impl Outbox {
         let sent = self.send_before_shutdown(message);
         waiting.send_modify(|n| *n -= 1);
         sent?;
-        let slots = self.slots.clone();
-        let deadline = self.deadline.map(tokio::time::Instant::into_std);
-        let permit = self
-            .handle
-            .block_on(slots.acquire_blocking_slot(deadline))?;
-        self.permit = Some(permit);
+        if self.needs_slot {
+            let slots = self.slots.clone();
+            let deadline = self.deadline.map(tokio::time::Instant::into_std);
+            let permit = self
+                .handle
+                .block_on(slots.acquire_blocking_slot(deadline))?;
+            self.permit = Some(permit);
+        }
         Ok(())
     }
 

@@ -170,3 +170,27 @@ async fn the_server_caps_how_long_a_stream_runs() {
     assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
     until_idle(&server).await;
 }
+
+#[tokio::test]
+async fn paced_streams_need_no_solve_slot() {
+    // One slot, no queue: yet several dashboards can watch paced solves at once.
+    let server = start_with(one_slot(0)).await;
+    let mut streams = Vec::new();
+    for _ in 0..5 {
+        let mut client = server.client.clone();
+        let request = pb::SolveStepsRequest {
+            puzzle: long_request().puzzle,
+            algorithm: Algorithm::Backtracking.into(),
+            step_interval_ms: 5,
+            ..Default::default()
+        };
+        let mut stream = client.solve_steps(request).await.unwrap().into_inner();
+        for _ in 0..3 {
+            stream.message().await.unwrap().expect("a message");
+        }
+        streams.push(stream);
+    }
+    assert_eq!(server.tracker.live(), 5);
+    drop(streams);
+    until_idle(&server).await;
+}
