@@ -160,6 +160,14 @@ struct ServeArgs {
         default_value_t = 30.0
     )]
     max_connection_age_grace_seconds: f64,
+    /// File holding a bearer token that every SudokuService call must present
+    /// (`authorization: Bearer <token>`); health and reflection stay open.
+    #[arg(long, env = "SUDOKUD_AUTH_TOKEN_FILE", conflicts_with = "auth_token")]
+    auth_token_file: Option<PathBuf>,
+    /// The bearer token itself (prefer the file or the environment variable over
+    /// the command line, which other users of the machine can see).
+    #[arg(long, env = "SUDOKUD_AUTH_TOKEN", hide_env_values = true)]
+    auth_token: Option<String>,
     /// Log format on stderr.
     #[arg(long, env = "SUDOKUD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -271,7 +279,20 @@ fn serve(args: ServeArgs) -> CliResult {
         ..defaults
     };
     let positive = |value: f64| (value > 0.0).then(|| seconds(value));
+    let bearer_token = match (&args.auth_token_file, args.auth_token) {
+        (Some(path), _) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?
+                .trim()
+                .to_owned(),
+        ),
+        (None, token) => token,
+    };
+    if bearer_token.as_deref() == Some("") {
+        return Err("the bearer token is empty".into());
+    }
     let transport = Transport {
+        bearer_token,
         max_concurrent_streams: args.max_concurrent_streams,
         keepalive_interval: positive(args.keepalive_seconds),
         keepalive_timeout: seconds(args.keepalive_timeout_seconds),

@@ -5,9 +5,14 @@
 use std::future::Future;
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
+use tonic::codec::CompressionEncoding;
+use tonic::service::interceptor::{InterceptedService, Interceptor};
 use tonic::transport::Server;
+use tonic::{Request, Status};
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 
@@ -18,9 +23,12 @@ use crate::service::SudokuSolver;
 /// The full name of the solving service, as health checks and reflection name it.
 pub const SERVICE_NAME: &str = "sudoku.v1.SudokuService";
 
-/// HTTP/2 and connection settings of the listener.
+/// Settings of the listener: HTTP/2, connections, and access.
 #[derive(Debug, Clone)]
 pub struct Transport {
+    /// When set, every call to `sudoku.v1.SudokuService` must carry
+    /// `authorization: Bearer <token>`; health and reflection stay open.
+    pub bearer_token: Option<String>,
     /// Concurrent streams (calls) one connection may carry.
     pub max_concurrent_streams: u32,
     /// Interval of HTTP/2 pings that detect dead peers; `None` turns them off.
@@ -37,6 +45,7 @@ pub struct Transport {
 impl Default for Transport {
     fn default() -> Self {
         Transport {
+            bearer_token: None,
             max_concurrent_streams: 1024,
             keepalive_interval: Some(Duration::from_secs(60)),
             keepalive_timeout: Duration::from_secs(20),
@@ -115,10 +124,13 @@ pub async fn run(
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(
+        .add_service(InterceptedService::new(
             SudokuServiceServer::new(service.clone())
-                .max_decoding_message_size(service.limits().max_message_bytes),
-        )
+                .max_decoding_message_size(service.limits().max_message_bytes)
+                .accept_compressed(CompressionEncoding::Gzip)
+                .send_compressed(CompressionEncoding::Gzip),
+            BearerAuth::new(transport.bearer_token.as_deref()),
+        ))
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
         .await
         .map_err(ServeError::Transport)
@@ -130,6 +142,46 @@ fn reflection() -> tonic_reflection::server::Builder<'static> {
     tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+}
+
+/// Checks `authorization: Bearer <token>` when a token is configured.
+#[derive(Clone)]
+struct BearerAuth {
+    expected: Option<Arc<str>>,
+}
+
+impl BearerAuth {
+    fn new(token: Option<&str>) -> Self {
+        BearerAuth {
+            expected: token.map(|token| Arc::from(format!("Bearer {token}"))),
+        }
+    }
+}
+
+impl Interceptor for BearerAuth {
+    fn call(&mut self, request: Request<()>) -> Result<Request<()>, Status> {
+        let Some(expected) = &self.expected else {
+            return Ok(request);
+        };
+        let given = request
+            .metadata()
+            .get("authorization")
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or("");
+        if same_bytes(given.as_bytes(), expected.as_bytes()) {
+            Ok(request)
+        } else {
+            Err(Status::unauthenticated(
+                "missing or wrong bearer token in the authorization header",
+            ))
+        }
+    }
+}
+
+/// Compares without stopping at the first difference, so timing does not tell how
+/// much of a guessed token was right.
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
 }
 
 async fn mark_not_serving(health: &HealthReporter) {

@@ -191,3 +191,71 @@ async fn a_balancing_client_spreads_calls_over_two_servers() {
     assert_eq!(a + b, 40);
     assert!(a > 0 && b > 0, "calls went {a} and {b}");
 }
+
+#[tokio::test]
+async fn a_bearer_token_guards_the_sudoku_service_but_not_health() {
+    let transport = sudokud::server::Transport {
+        bearer_token: Some("s3cret".to_owned()),
+        ..Default::default()
+    };
+    let server =
+        common::server::start_with_transport(sudokud::service::Limits::default(), transport).await;
+    let puzzle = common::puzzles("euler96_50.txt")[0].clone();
+    let call = |token: Option<&str>| {
+        let mut client = server.client.clone();
+        let mut request = tonic::Request::new(sudokud::pb::SolveRequest {
+            puzzle: puzzle.clone(),
+            ..Default::default()
+        });
+        if let Some(token) = token {
+            request
+                .metadata_mut()
+                .insert("authorization", token.parse().unwrap());
+        }
+        async move { client.solve(request).await }
+    };
+    for token in [
+        None,
+        Some("Bearer wrong"),
+        Some("s3cret"),
+        Some("Bearer s3cret "),
+    ] {
+        let status = call(token).await.unwrap_err();
+        assert_eq!(status.code(), tonic::Code::Unauthenticated, "{token:?}");
+    }
+    call(Some("Bearer s3cret")).await.unwrap();
+
+    let mut health = HealthClient::new(server.channel.clone());
+    let status = health.check(check_request("")).await.unwrap().into_inner();
+    assert_eq!(status.status(), ServingStatus::Serving);
+}
+
+#[tokio::test]
+async fn gzip_is_accepted_and_offered() {
+    use tonic::codec::CompressionEncoding::Gzip;
+    let server = start().await;
+    let mut client = server
+        .client
+        .clone()
+        .send_compressed(Gzip)
+        .accept_compressed(Gzip);
+    let puzzle = common::puzzles("euler96_50.txt")[0].clone();
+    let response = client
+        .solve(sudokud::pb::SolveRequest {
+            puzzle: puzzle.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        response
+            .metadata()
+            .get("grpc-encoding")
+            .and_then(|v| v.to_str().ok()),
+        Some("gzip")
+    );
+    assert!(common::is_solution(
+        &puzzle,
+        &response.into_inner().solution
+    ));
+}

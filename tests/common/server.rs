@@ -22,19 +22,21 @@ pub async fn start() -> TestServer {
 }
 
 pub async fn start_with(limits: Limits) -> TestServer {
+    start_with_transport(limits, sudokud::server::Transport::default()).await
+}
+
+pub async fn start_with_transport(
+    limits: Limits,
+    transport: sudokud::server::Transport,
+) -> TestServer {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let service = SudokuSolver::new(limits);
     let tracker = service.tracker();
     let (shutdown, signal) = oneshot::channel::<()>();
-    let task = tokio::spawn(sudokud::server::run(
-        listener,
-        service,
-        sudokud::server::Transport::default(),
-        async {
-            let _ = signal.await;
-        },
-    ));
+    let task = tokio::spawn(sudokud::server::run(listener, service, transport, async {
+        let _ = signal.await;
+    }));
     let channel = Channel::from_shared(format!("http://{address}"))
         .unwrap()
         .connect()
