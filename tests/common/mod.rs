@@ -109,3 +109,15 @@ pub fn two_solution_puzzles(solution: &str) -> Vec<String> {
     }
     puzzles
 }
+
+/// Checks that a unary call ended at its deadline. The server answers
+/// `DEADLINE_EXCEEDED` a little before the deadline; a tonic client also enforces
+/// the deadline itself and, when its own timer wins the race, reports `CANCELLED`
+/// with "Timeout expired" (grpcio and grpc-go report `DEADLINE_EXCEEDED` in both
+/// cases). Either is the deadline at work.
+pub fn assert_deadline(status: &tonic::Status) {
+    let server_said_so = status.code() == tonic::Code::DeadlineExceeded;
+    let client_timer =
+        status.code() == tonic::Code::Cancelled && status.message().contains("Timeout expired");
+    assert!(server_said_so || client_timer, "not a deadline: {status:?}");
+}
