@@ -168,6 +168,9 @@ struct ServeArgs {
     /// the command line, which other users of the machine can see).
     #[arg(long, env = "SUDOKUD_AUTH_TOKEN", hide_env_values = true)]
     auth_token: Option<String>,
+    /// Serve Prometheus metrics at http://ADDRESS/metrics (off when absent).
+    #[arg(long, env = "SUDOKUD_METRICS_LISTEN")]
+    metrics_listen: Option<SocketAddr>,
     /// Log format on stderr.
     #[arg(long, env = "SUDOKUD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -312,7 +315,25 @@ fn serve(args: ServeArgs) -> CliResult {
             .map_err(|error| format!("cannot listen on {}: {error}", args.listen))?;
         tracing::info!(address = %listener.local_addr()?, "sudokud serving gRPC");
         let service = SudokuSolver::new(limits);
+        let metrics = match args.metrics_listen {
+            Some(address) => {
+                let listener = tokio::net::TcpListener::bind(address)
+                    .await
+                    .map_err(|error| format!("cannot listen on {address}: {error}"))?;
+                tracing::info!(address = %listener.local_addr()?, "metrics at /metrics");
+                let metrics = service.metrics();
+                Some(tokio::spawn(crate::metrics::serve(
+                    listener,
+                    metrics,
+                    std::future::pending(),
+                )))
+            }
+            None => None,
+        };
         server::run(listener, service, transport, server::shutdown_signal()).await?;
+        if let Some(metrics) = metrics {
+            metrics.abort();
+        }
         tracing::info!("sudokud stopped");
         Ok(())
     })

@@ -15,6 +15,7 @@
 //!   listener until a shutdown signal.
 //! - [`bench`]: engine throughput measurement behind `sudokud bench`. Std only.
 //! - [`load`]: the load generator behind `sudokud load`.
+//! - [`metrics`]: Prometheus metrics and their `/metrics` listener.
 //! - [`cli`]: the command line (`serve`, `solve`, `bench`, `health`, `load`);
 //!   `main.rs` only calls it.
 
@@ -23,6 +24,7 @@ pub mod board;
 pub mod cli;
 pub mod convert;
 pub mod load;
+pub mod metrics;
 pub mod server;
 pub mod service;
 pub mod solver;

@@ -17,6 +17,7 @@ use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::board::{Board, PuzzleError};
 use crate::convert;
+use crate::metrics::Metrics;
 use crate::pb;
 use crate::solver::{self, Algorithm, Control, Event, Flow, Interrupted, NoEvents, Sink};
 
@@ -106,14 +107,16 @@ struct Slots {
     permits: Arc<Semaphore>,
     waiting: Arc<AtomicUsize>,
     max_queue: usize,
+    metrics: Arc<Metrics>,
 }
 
 impl Slots {
-    fn new(limits: &Limits) -> Slots {
+    fn new(limits: &Limits, metrics: Arc<Metrics>) -> Slots {
         Slots {
             permits: Arc::new(Semaphore::new(limits.max_concurrent_solves.max(1))),
             waiting: Arc::new(AtomicUsize::new(0)),
             max_queue: limits.max_queue,
+            metrics,
         }
     }
 
@@ -125,18 +128,21 @@ impl Slots {
         }
         if self.waiting.fetch_add(1, Ordering::AcqRel) >= self.max_queue {
             self.waiting.fetch_sub(1, Ordering::AcqRel);
+            self.metrics.rejected("queue_full");
             return Err(Status::resource_exhausted(format!(
                 "server busy: every solve slot is taken and {} calls are already waiting",
                 self.max_queue
             )));
         }
-        let _in_line = InLine(self.waiting.clone());
+        let _in_line = InLine(self.waiting.clone(), self.metrics.clone());
+        self.metrics.queue_depth.inc();
         let permit = self.permits.clone().acquire_owned();
         let permit = match deadline {
             None => permit.await,
             Some(deadline) => tokio::time::timeout_at(deadline.into(), permit)
                 .await
                 .map_err(|_| {
+                    self.metrics.rejected("queue_deadline");
                     Status::deadline_exceeded("deadline passed while waiting for a solve slot")
                 })?,
         };
@@ -163,11 +169,12 @@ impl Slots {
 }
 
 /// A place in the line for a solve slot; leaving it (however) frees the place.
-struct InLine(Arc<AtomicUsize>);
+struct InLine(Arc<AtomicUsize>, Arc<Metrics>);
 
 impl Drop for InLine {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::AcqRel);
+        self.1.queue_depth.dec();
     }
 }
 
@@ -180,13 +187,15 @@ pub struct Tracker {
     waiting_on_clients: Arc<watch::Sender<usize>>,
     steps_sent: Arc<std::sync::atomic::AtomicU64>,
     solves_started: Arc<std::sync::atomic::AtomicU64>,
+    metrics: Arc<Metrics>,
 }
 
 impl SudokuSolver {
     /// A service with the given limits.
     pub fn new(limits: Limits) -> Self {
+        let metrics = Arc::new(Metrics::new());
         SudokuSolver {
-            slots: Slots::new(&limits),
+            slots: Slots::new(&limits, metrics.clone()),
             shutdown: Shutdown::default(),
             limits,
             tracker: Tracker {
@@ -194,8 +203,14 @@ impl SudokuSolver {
                 waiting_on_clients: Arc::new(watch::Sender::new(0)),
                 steps_sent: Arc::default(),
                 solves_started: Arc::default(),
+                metrics,
             },
         }
+    }
+
+    /// The metrics this service reports into.
+    pub fn metrics(&self) -> Arc<Metrics> {
+        self.tracker.metrics.clone()
     }
 
     /// The handle that ends every running solve (after the shutdown grace).
@@ -242,9 +257,11 @@ impl Tracker {
 
     fn enter(&self) -> LiveSolve {
         self.solves_started.fetch_add(1, Ordering::Relaxed);
+        self.metrics.solves_in_flight.inc();
         self.live.send_modify(|n| *n += 1);
         LiveSolve {
             live: self.live.clone(),
+            metrics: self.metrics.clone(),
         }
     }
 }
@@ -252,10 +269,12 @@ impl Tracker {
 /// Held by a running solve; dropping it counts the solve as ended.
 struct LiveSolve {
     live: Arc<watch::Sender<usize>>,
+    metrics: Arc<Metrics>,
 }
 
 impl Drop for LiveSolve {
     fn drop(&mut self) {
+        self.metrics.solves_in_flight.dec();
         self.live.send_modify(|n| *n -= 1);
     }
 }
@@ -277,6 +296,31 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::SolveRequest>,
     ) -> Result<Response<pb::SolveResponse>, Status> {
+        let result = self.solve_unary(request).await;
+        let code = result.as_ref().map_or_else(Status::code, |_| Code::Ok);
+        self.tracker.metrics.call("Solve", code);
+        result
+    }
+
+    type SolveStepsStream = StepStream;
+
+    async fn solve_steps(
+        &self,
+        request: Request<pb::SolveStepsRequest>,
+    ) -> Result<Response<Self::SolveStepsStream>, Status> {
+        let result = self.open_stream(request).await;
+        if let Err(status) = &result {
+            self.tracker.metrics.call("SolveSteps", status.code());
+        }
+        result
+    }
+}
+
+impl SudokuSolver {
+    async fn solve_unary(
+        &self,
+        request: Request<pb::SolveRequest>,
+    ) -> Result<Response<pb::SolveResponse>, Status> {
         let deadline = deadline_of(request.metadata());
         let request = request.into_inner();
         let board = parse_puzzle(&request.puzzle)?;
@@ -289,6 +333,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         let _stop_on_drop = StopOnDrop(stop.clone());
         let live = self.tracker.enter();
         let shutdown = self.shutdown.clone();
+        let metrics = self.tracker.metrics.clone();
         let outcome = tokio::task::spawn_blocking(move || {
             let _live = live;
             let _permit = permit;
@@ -298,11 +343,16 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
                 shutdown: Some(&shutdown.flag),
                 deadline,
             };
-            if check_unique {
+            let outcome = if check_unique {
                 solver::count_solutions(&board, algorithm, &control)
             } else {
                 solver::solve(&board, algorithm, &control, &mut NoEvents)
+            };
+            if outcome == Err(Interrupted::Stopped) && !shutdown.is_set() {
+                // The caller went away; nobody awaits this answer.
+                metrics.cancellations.inc();
             }
+            outcome
         })
         .await
         .map_err(|error| Status::internal(format!("solver failed: {error}")))?;
@@ -310,6 +360,8 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         match outcome {
             Ok(report) => {
                 log_call("Solve", algorithm, Code::Ok, &report.stats);
+                let metrics = &self.tracker.metrics;
+                metrics.solved(algorithm.name(), report.stats.elapsed);
                 Ok(Response::new(convert::solve_response(
                     &report,
                     algorithm,
@@ -317,6 +369,9 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
                 )))
             }
             Err(interrupted) => {
+                if matches!(interrupted, Interrupted::StepLimit { .. }) {
+                    self.tracker.metrics.rejected("max_steps");
+                }
                 let status = interrupted_status(interrupted, &self.shutdown);
                 tracing::info!(method = "Solve", algorithm = algorithm.name(), code = ?status.code(), "call ended early");
                 Err(status)
@@ -324,12 +379,10 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         }
     }
 
-    type SolveStepsStream = StepStream;
-
-    async fn solve_steps(
+    async fn open_stream(
         &self,
         request: Request<pb::SolveStepsRequest>,
-    ) -> Result<Response<Self::SolveStepsStream>, Status> {
+    ) -> Result<Response<StepStream>, Status> {
         let cap = Instant::now().checked_add(self.limits.max_stream_duration);
         let deadline = match (deadline_of(request.metadata()), cap) {
             (Some(client), Some(cap)) => Some(client.min(cap)),
@@ -428,6 +481,25 @@ fn stream_solve(
     deadline: Option<Instant>,
     sink: &mut StreamSink,
 ) {
+    let metrics = sink.out.tracker.metrics.clone();
+    metrics.streams_open.inc();
+    let code = stream_to_end(board, algorithm, max_steps, deadline, sink);
+    metrics.streams_open.dec();
+    metrics.call("SolveSteps", code);
+    if code == Code::Cancelled {
+        metrics.cancellations.inc();
+    }
+}
+
+/// The body of [`stream_solve`]; returns the code the call ended with
+/// (`CANCELLED` when the client went away).
+fn stream_to_end(
+    board: &Board,
+    algorithm: Algorithm,
+    max_steps: u64,
+    deadline: Option<Instant>,
+    sink: &mut StreamSink,
+) -> Code {
     let started = pb::SolveStepsResponse {
         event: Some(pb::solve_steps_response::Event::Started(pb::Started {
             puzzle: board.to_line(),
@@ -435,7 +507,7 @@ fn stream_solve(
         })),
     };
     if sink.out.send(Ok(started)).is_err() {
-        return;
+        return Code::Cancelled;
     }
     let shutdown = sink.out.shutdown.flag.clone();
     let control = Control {
@@ -446,26 +518,35 @@ fn stream_solve(
     };
     let outcome = solver::solve(board, algorithm, &control, sink);
     if sink.interrupted == Some(Interrupted::Stopped) && !sink.out.shutdown.is_set() {
-        return; // The client has gone: nobody to tell.
+        return Code::Cancelled; // The client has gone: nobody to tell.
     }
     // Steps made before a limit or the deadline are still delivered, then the status.
     if let Some(batch) = sink.take_batch()
         && sink.out.send_closing(Ok(batch)).is_err()
     {
-        return;
+        return Code::Cancelled;
     }
     let last = match (outcome, sink.interrupted) {
         (_, Some(why)) | (Err(why), None) => {
+            if matches!(why, Interrupted::StepLimit { .. }) {
+                sink.out.tracker.metrics.rejected("max_steps");
+            }
             let status = interrupted_status(why, &sink.out.shutdown);
             tracing::info!(method = "SolveSteps", algorithm = algorithm.name(), code = ?status.code(), steps = sink.seq, "call ended early");
             Err(status)
         }
         (Ok(report), None) => {
             log_call("SolveSteps", algorithm, Code::Ok, &report.stats);
+            let metrics = &sink.out.tracker.metrics;
+            metrics.solved(algorithm.name(), report.stats.elapsed);
             Ok(convert::finished_message(&report))
         }
     };
-    let _ = sink.out.send_closing(last);
+    let code = last.as_ref().map_or_else(Status::code, |_| Code::Ok);
+    match sink.out.send_closing(last) {
+        Ok(()) => code,
+        Err(_) => Code::Cancelled,
+    }
 }
 
 /// The sender side of a stream: blocking sends that give up at the call's deadline.
@@ -580,10 +661,9 @@ impl StreamSink {
             return None;
         }
         let count = self.pending.len() as u64;
-        self.out
-            .tracker
-            .steps_sent
-            .fetch_add(count, Ordering::Relaxed);
+        let tracker = &self.out.tracker;
+        tracker.steps_sent.fetch_add(count, Ordering::Relaxed);
+        tracker.metrics.steps_sent.inc_by(count);
         let steps = std::mem::replace(&mut self.pending, Vec::with_capacity(self.batch));
         Some(pb::SolveStepsResponse {
             event: Some(pb::solve_steps_response::Event::Steps(pb::StepBatch {

@@ -259,3 +259,81 @@ async fn gzip_is_accepted_and_offered() {
         &response.into_inner().solution
     ));
 }
+
+/// `GET path` over plain HTTP/1.1 on this machine; the whole response as text.
+async fn http_get(address: std::net::SocketAddr, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut socket = tokio::net::TcpStream::connect(address).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    socket.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    socket.read_to_string(&mut response).await.unwrap();
+    response
+}
+
+#[tokio::test]
+async fn metrics_count_calls_steps_and_rejections() {
+    let mut server = start().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let metrics_address = listener.local_addr().unwrap();
+    // The service the test server runs shares its metrics with this handle.
+    let metrics = server.metrics.clone();
+    tokio::spawn(sudokud::metrics::serve(
+        listener,
+        metrics,
+        std::future::pending(),
+    ));
+
+    let puzzle = common::puzzles("euler96_50.txt")[0].clone();
+    let solve = sudokud::pb::SolveRequest {
+        puzzle: puzzle.clone(),
+        ..Default::default()
+    };
+    server.client.solve(solve).await.unwrap();
+    let bad = sudokud::pb::SolveRequest {
+        puzzle: "x".to_owned(),
+        ..Default::default()
+    };
+    server.client.solve(bad).await.unwrap_err();
+    let limited = sudokud::pb::SolveStepsRequest {
+        puzzle,
+        max_steps: 10,
+        max_batch: 4,
+        ..Default::default()
+    };
+    let mut stream = server
+        .client
+        .solve_steps(limited)
+        .await
+        .unwrap()
+        .into_inner();
+    while stream
+        .message()
+        .await
+        .is_ok_and(|message| message.is_some())
+    {}
+    // The solver thread records the stream's end just before it counts itself out.
+    let mut live = server.tracker.subscribe();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        live.wait_for(|&n| n == 0),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+
+    let text = http_get(metrics_address, "/metrics").await;
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    for line in [
+        r#"sudokud_calls_total{method="Solve",code="Ok"} 1"#,
+        r#"sudokud_calls_total{method="Solve",code="InvalidArgument"} 1"#,
+        r#"sudokud_calls_total{method="SolveSteps",code="ResourceExhausted"} 1"#,
+        r#"sudokud_limit_rejections_total{limit="max_steps"} 1"#,
+        "sudokud_steps_sent_total 10",
+        "sudokud_solves_in_flight 0",
+        "sudokud_streams_open 0",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in:\n{text}");
+    }
+    assert!(text.contains("sudokud_solve_seconds_bucket"), "{text}");
+}

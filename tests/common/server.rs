@@ -13,6 +13,7 @@ pub struct TestServer {
     pub channel: Channel,
     pub client: SudokuServiceClient<Channel>,
     pub tracker: Tracker,
+    pub metrics: std::sync::Arc<sudokud::metrics::Metrics>,
     pub shutdown: Option<oneshot::Sender<()>>,
     pub task: JoinHandle<Result<(), sudokud::server::ServeError>>,
 }
@@ -33,6 +34,7 @@ pub async fn start_with_transport(
     let address = listener.local_addr().unwrap();
     let service = SudokuSolver::new(limits);
     let tracker = service.tracker();
+    let metrics = service.metrics();
     let (shutdown, signal) = oneshot::channel::<()>();
     let task = tokio::spawn(sudokud::server::run(listener, service, transport, async {
         let _ = signal.await;
@@ -47,6 +49,7 @@ pub async fn start_with_transport(
         channel: channel.clone(),
         client: SudokuServiceClient::new(channel),
         tracker,
+        metrics,
         shutdown: Some(shutdown),
         task,
     }

@@ -1,0 +1,179 @@
+//! Prometheus metrics: what the service counts, and the small HTTP listener that
+//! serves them at `/metrics` (off unless `--metrics-listen` is given). Knows nothing
+//! of solving; the service reports into it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+/// Labels of a finished call.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct CallLabels {
+    /// `Solve` or `SolveSteps`.
+    pub method: &'static str,
+    /// The gRPC status code name, e.g. `Ok`, `InvalidArgument`.
+    pub code: String,
+}
+
+/// Labels naming an algorithm.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct AlgorithmLabels {
+    /// The engine's short name.
+    pub algorithm: &'static str,
+}
+
+/// Labels naming a limit that turned a call away or ended it.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct LimitLabels {
+    /// `queue_full`, `queue_deadline`, `max_steps`.
+    pub limit: &'static str,
+}
+
+/// Every metric the service keeps. Cheap to update from any thread.
+#[derive(Debug)]
+pub struct Metrics {
+    registry: Registry,
+    /// Calls by method and status code.
+    pub calls: Family<CallLabels, Counter>,
+    /// Solve latency (search time) by algorithm, in seconds.
+    pub solve_seconds: Family<AlgorithmLabels, Histogram>,
+    /// Solves computing or streaming now.
+    pub solves_in_flight: Gauge,
+    /// Calls waiting for a solve slot.
+    pub queue_depth: Gauge,
+    /// `SolveSteps` streams open now.
+    pub streams_open: Gauge,
+    /// Steps handed to streams.
+    pub steps_sent: Counter,
+    /// Solves stopped because their client went away.
+    pub cancellations: Counter,
+    /// Calls turned away or ended by a limit.
+    pub limit_rejections: Family<LimitLabels, Counter>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
+}
+
+impl Metrics {
+    /// Creates the metrics and registers them under the `sudokud_` prefix.
+    pub fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("sudokud");
+        let calls = Family::<CallLabels, Counter>::default();
+        let solve_seconds = Family::<AlgorithmLabels, Histogram>::new_with_constructor(|| {
+            Histogram::new(exponential_buckets(1e-6, 4.0, 14))
+        });
+        let solves_in_flight = Gauge::default();
+        let queue_depth = Gauge::default();
+        let streams_open = Gauge::default();
+        let steps_sent = Counter::default();
+        let cancellations = Counter::default();
+        let limit_rejections = Family::<LimitLabels, Counter>::default();
+        registry.register("calls", "Calls by method and status code", calls.clone());
+        registry.register(
+            "solve_seconds",
+            "Search time of finished solves, by algorithm",
+            solve_seconds.clone(),
+        );
+        registry.register(
+            "solves_in_flight",
+            "Solves running now",
+            solves_in_flight.clone(),
+        );
+        registry.register(
+            "queue_depth",
+            "Calls waiting for a solve slot",
+            queue_depth.clone(),
+        );
+        registry.register(
+            "streams_open",
+            "SolveSteps streams open now",
+            streams_open.clone(),
+        );
+        registry.register("steps_sent", "Steps handed to streams", steps_sent.clone());
+        registry.register(
+            "cancellations",
+            "Solves stopped because the client went away",
+            cancellations.clone(),
+        );
+        registry.register(
+            "limit_rejections",
+            "Calls turned away or ended by a server limit",
+            limit_rejections.clone(),
+        );
+        Metrics {
+            registry,
+            calls,
+            solve_seconds,
+            solves_in_flight,
+            queue_depth,
+            streams_open,
+            steps_sent,
+            cancellations,
+            limit_rejections,
+        }
+    }
+
+    /// Counts a finished call.
+    pub fn call(&self, method: &'static str, code: tonic::Code) {
+        let code = format!("{code:?}");
+        self.calls.get_or_create(&CallLabels { method, code }).inc();
+    }
+
+    /// Records the search time of a finished solve.
+    pub fn solved(&self, algorithm: &'static str, elapsed: Duration) {
+        self.solve_seconds
+            .get_or_create(&AlgorithmLabels { algorithm })
+            .observe(elapsed.as_secs_f64());
+    }
+
+    /// Counts a call a limit turned away or ended.
+    pub fn rejected(&self, limit: &'static str) {
+        self.limit_rejections
+            .get_or_create(&LimitLabels { limit })
+            .inc();
+    }
+
+    /// The metrics in the Prometheus text format.
+    pub fn render(&self) -> String {
+        let mut text = String::new();
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut text, &self.registry);
+        text
+    }
+}
+
+/// Serves `GET /metrics` on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    metrics: Arc<Metrics>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use axum::routing::get;
+    let app = axum::Router::new().route(
+        "/metrics",
+        get(move || {
+            let metrics = metrics.clone();
+            async move {
+                (
+                    [(
+                        axum::http::header::CONTENT_TYPE,
+                        "application/openmetrics-text; version=1.0.0; charset=utf-8",
+                    )],
+                    metrics.render(),
+                )
+            }
+        }),
+    );
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
+}
