@@ -132,41 +132,33 @@ pub(super) fn row_major<S: Sink>(
             if found.record(&grid.cells) {
                 return Ok(());
             }
-            if level == 0 {
-                return Ok(());
-            }
-            level -= 1;
-            take_back(
-                grid,
-                recorder,
-                empties[level] as Cell,
-                base_depth + level as u32 + 1,
-            )?;
-            continue;
-        }
-        let cell = empties[level] as Cell;
-        let options = untried[level] & grid.candidates(cell);
-        if options != 0 {
-            let digit = options.trailing_zeros() as u8 + 1;
-            // Digits below the one placed were refused; the next try starts above it.
-            untried[level] = ALL_DIGITS & !((1u16 << digit) - 1);
-            let depth = base_depth + level as u32 + 1;
-            recorder.place(cell, digit, Reason::Guess, depth)?;
-            grid.set(cell, digit);
-            level += 1;
-            untried[level] = ALL_DIGITS;
         } else {
-            if level == 0 {
-                return Ok(());
+            let cell = empties[level] as Cell;
+            let options = untried[level] & grid.candidates(cell);
+            if options != 0 {
+                let digit = options.trailing_zeros() as u8 + 1;
+                // Digits below the one placed were refused; the next try starts above it.
+                untried[level] = ALL_DIGITS & !((1u16 << digit) - 1);
+                let depth = base_depth + level as u32 + 1;
+                recorder.place(cell, digit, Reason::Guess, depth)?;
+                grid.set(cell, digit);
+                level += 1;
+                untried[level] = ALL_DIGITS;
+                continue;
             }
-            level -= 1;
-            take_back(
-                grid,
-                recorder,
-                empties[level] as Cell,
-                base_depth + level as u32 + 1,
-            )?;
         }
+        // A full grid (when more solutions are wanted) or a cell with no digit
+        // left: take back the previous placement and try its next digit.
+        if level == 0 {
+            return Ok(());
+        }
+        level -= 1;
+        take_back(
+            grid,
+            recorder,
+            empties[level] as Cell,
+            base_depth + level as u32 + 1,
+        )?;
     }
 }
 
