@@ -9,8 +9,9 @@
 //! vertically) with "column triads", which also exposes hidden singles in columns.
 //! Naked singles are found for all cells of a band at once by counting
 //! candidates across the nine digit boards with bit operations. When nothing more
-//! follows, the engine guesses on a cell with two candidates (fewest first) and
-//! copies its small state per guess instead of undoing. The ideas are the ones
+//! follows, the engine guesses on the two-candidate cell with the most unsolved
+//! peers (the guess that settles the most), and copies its small state per guess
+//! instead of undoing. The ideas are the ones
 //! tdoku's write-up and JCZSolve describe; this code is our own.
 //!
 //! A solved cell keeps its bit on its digit's board, so every row of a band holds
@@ -388,9 +389,12 @@ fn stack_rule(state: &mut State) -> Result<(), Fail> {
     Ok(())
 }
 
-/// The cell to guess on (a band and its bit) and its candidate digits: the first
-/// cell with two candidates, else the first with the fewest.
+/// The cell to guess on (a band and its bit) and its candidate digits: the
+/// two-candidate cell with the most unsolved peers, else the first cell with the
+/// fewest candidates.
 fn choose(state: &State) -> (usize, u32, u16) {
+    let mut pick: Option<(usize, u32)> = None;
+    let mut pick_score = 0u32;
     for band in 0..3 {
         let unsolved = state.unsolved[band];
         if unsolved == 0 {
@@ -405,9 +409,15 @@ fn choose(state: &State) -> (usize, u32, u16) {
         }
         let pairs = unsolved & two & !three;
         if pairs != 0 {
-            let bit = pairs & pairs.wrapping_neg();
-            return (band, bit, digits_of(state, band, bit));
+            let (bit, score) = busiest_cell(state, band, pairs);
+            if score > pick_score || pick.is_none() {
+                pick = Some((band, bit));
+                pick_score = score;
+            }
         }
+    }
+    if let Some((band, bit)) = pick {
+        return (band, bit, digits_of(state, band, bit));
     }
     let mut best = (0, 0, 0u16);
     let mut best_count = u32::MAX;
@@ -424,6 +434,29 @@ fn choose(state: &State) -> (usize, u32, u16) {
         }
     }
     best
+}
+
+/// Among `cells` of `band`, the one with the most unsolved peers (the guess that
+/// tells the most), the first such in row-major order, and that count.
+fn busiest_cell(state: &State, band: usize, cells: u32) -> (u32, u32) {
+    let mut best = cells & cells.wrapping_neg();
+    let mut best_score = 0;
+    let mut rest = cells;
+    while rest != 0 {
+        let bit = rest & rest.wrapping_neg();
+        rest ^= bit;
+        let index = bit.trailing_zeros() as usize;
+        let column = TABLES.column[index % 9];
+        let mut score = (state.unsolved[band] & TABLES.peers[index & 31]).count_ones();
+        for other in OTHER_BANDS[band] {
+            score += (state.unsolved[other] & column).count_ones();
+        }
+        if score > best_score {
+            best = bit;
+            best_score = score;
+        }
+    }
+    (best, best_score)
 }
 
 /// The candidate digits (bit `d` for digit `d + 1`) of one cell.
