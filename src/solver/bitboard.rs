@@ -209,13 +209,14 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                 state.dirty &= state.dirty - 1;
                 self.band_rule(state, board % 9, board / 9)?;
             }
-            if state.stale != 0 {
-                stack_rule(state)?;
-                if state.dirty != 0 {
-                    continue;
-                }
+            if self.naked_singles(state)? {
+                continue;
             }
-            if !self.naked_singles(state)? {
+            if state.stale == 0 {
+                return Ok(());
+            }
+            stack_rule(state)?;
+            if state.dirty == 0 {
                 return Ok(());
             }
         }
