@@ -182,22 +182,29 @@ impl fmt::Debug for Board {
 }
 
 /// The first pair of givens (in row-major order of the second cell) that share a
-/// row, column or box and hold the same digit.
+/// row, column or box and hold the same digit. Bitmasks find that a clash exists;
+/// only then is the earlier cell looked for.
 fn first_conflict(cells: &[u8; CELLS]) -> Option<(Cell, Cell)> {
+    let mut rows = [0u16; 9];
+    let mut cols = [0u16; 9];
+    let mut boxes = [0u16; 9];
     for second in 0..CELLS {
         let digit = cells[second];
         if digit == 0 {
             continue;
         }
-        let clash = (0..second).find(|&first| {
-            cells[first] == digit
-                && (row_of(first) == row_of(second)
-                    || col_of(first) == col_of(second)
-                    || box_of(first) == box_of(second))
-        });
-        if let Some(first) = clash {
+        let bit = 1u16 << digit;
+        let (row, col, box_) = (row_of(second), col_of(second), box_of(second));
+        if (rows[row] | cols[col] | boxes[box_]) & bit != 0 {
+            let first = (0..second).find(|&first| {
+                cells[first] == digit
+                    && (row_of(first) == row || col_of(first) == col || box_of(first) == box_)
+            })?;
             return Some((first, second));
         }
+        rows[row] |= bit;
+        cols[col] |= bit;
+        boxes[box_] |= bit;
     }
     None
 }
