@@ -18,7 +18,7 @@ pub struct CallLabels {
     /// `Solve` or `SolveSteps`.
     pub method: &'static str,
     /// The gRPC status code name, e.g. `Ok`, `InvalidArgument`.
-    pub code: String,
+    pub code: &'static str,
 }
 
 /// Labels naming an algorithm.
@@ -124,7 +124,7 @@ impl Metrics {
 
     /// Counts a finished call.
     pub fn call(&self, method: &'static str, code: tonic::Code) {
-        let code = format!("{code:?}");
+        let code = code_name(code);
         self.calls.get_or_create(&CallLabels { method, code }).inc();
     }
 
@@ -148,6 +148,30 @@ impl Metrics {
         // Writing into a String cannot fail.
         let _ = prometheus_client::encoding::text::encode(&mut text, &self.registry);
         text
+    }
+}
+
+/// The name of a status code as a label value, without allocating per call.
+fn code_name(code: tonic::Code) -> &'static str {
+    use tonic::Code;
+    match code {
+        Code::Ok => "Ok",
+        Code::Cancelled => "Cancelled",
+        Code::Unknown => "Unknown",
+        Code::InvalidArgument => "InvalidArgument",
+        Code::DeadlineExceeded => "DeadlineExceeded",
+        Code::NotFound => "NotFound",
+        Code::AlreadyExists => "AlreadyExists",
+        Code::PermissionDenied => "PermissionDenied",
+        Code::ResourceExhausted => "ResourceExhausted",
+        Code::FailedPrecondition => "FailedPrecondition",
+        Code::Aborted => "Aborted",
+        Code::OutOfRange => "OutOfRange",
+        Code::Unimplemented => "Unimplemented",
+        Code::Internal => "Internal",
+        Code::Unavailable => "Unavailable",
+        Code::DataLoss => "DataLoss",
+        Code::Unauthenticated => "Unauthenticated",
     }
 }
 
