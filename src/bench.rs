@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::board::Board;
+use crate::board::{Board, puzzle_lines};
 use crate::solver::{self, Algorithm, Control, NoEvents, Report};
 
 /// What one pass over a set measured.
@@ -31,11 +31,8 @@ pub enum Mode {
 
 /// Parses puzzle lines, skipping blanks and `#` comments; fails on the first bad one.
 pub fn parse_set(text: &str) -> Result<Vec<Board>, String> {
-    text.lines()
-        .enumerate()
-        .map(|(index, line)| (index, line.trim()))
-        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
-        .map(|(index, line)| Board::parse(line).map_err(|e| format!("line {}: {e}", index + 1)))
+    puzzle_lines(text)
+        .map(|(number, line)| Board::parse(line).map_err(|e| format!("line {number}: {e}")))
         .collect()
 }
 

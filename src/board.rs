@@ -36,6 +36,15 @@ impl fmt::Display for CellName {
     }
 }
 
+/// The puzzle lines of a puzzle file, one puzzle a line, with their 1-based line
+/// numbers: lines are trimmed, and blank lines and `#` comments are skipped.
+pub fn puzzle_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(index, line)| (index + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+}
+
 /// A 9x9 grid whose givens do not conflict. `0` marks an empty cell, `1..=9` a digit.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {

@@ -13,7 +13,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use tracing_subscriber::EnvFilter;
 
 use crate::bench::{self, Mode};
-use crate::board::Board;
+use crate::board::{Board, puzzle_lines};
 use crate::server::{self, Transport};
 use crate::service::{Limits, SudokuSolver};
 use crate::solver::{self, Algorithm, Control, Interrupted, NoEvents};
@@ -253,6 +253,15 @@ pub fn main() -> ExitCode {
 
 type CliResult = Result<(), Box<dyn std::error::Error>>;
 
+/// The URL of a server given as `host:port` (plain HTTP/2) or as a full URL.
+fn server_url(address: &str) -> String {
+    if address.contains("://") {
+        address.to_owned()
+    } else {
+        format!("http://{address}")
+    }
+}
+
 /// A duration from a flag in seconds; negative values count as zero.
 fn seconds(value: f64) -> std::time::Duration {
     std::time::Duration::try_from_secs_f64(value.max(0.0)).unwrap_or(std::time::Duration::MAX)
@@ -348,11 +357,7 @@ fn solve(args: SolveArgs) -> CliResult {
     };
     let mut text = String::new();
     input.read_to_string(&mut text)?;
-    let puzzles: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .collect();
+    let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
     let algorithm = args.algorithm.engine();
     let control = Control {
         max_steps: args.max_steps.unwrap_or(u64::MAX),
@@ -490,11 +495,7 @@ fn health(args: HealthArgs) -> CliResult {
     use tonic_health::pb::health_check_response::ServingStatus;
     use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
-    let url = if args.addr.contains("://") {
-        args.addr.clone()
-    } else {
-        format!("http://{}", args.addr)
-    };
+    let url = server_url(&args.addr);
     let timeout = std::time::Duration::from_secs_f64(args.timeout.max(0.0));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -534,12 +535,12 @@ const LOAD_PUZZLES: [&str; 3] = [
 fn load(args: LoadArgs) -> CliResult {
     let puzzles: Vec<String> = match &args.puzzles {
         Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty() && !line.starts_with('#'))
-            .map(str::to_owned)
-            .collect(),
+            .map_err(|e| format!("{}: {e}", path.display()))
+            .map(|text| {
+                puzzle_lines(&text)
+                    .map(|(_, line)| line.to_owned())
+                    .collect()
+            })?,
         None => LOAD_PUZZLES.iter().map(|p| p.to_string()).collect(),
     };
     if puzzles.is_empty() {
@@ -556,11 +557,7 @@ fn load(args: LoadArgs) -> CliResult {
         puzzles,
         algorithm: crate::convert::algorithm_to_pb(args.algorithm.engine()).into(),
     };
-    let url = if args.addr.contains("://") {
-        args.addr.clone()
-    } else {
-        format!("http://{}", args.addr)
-    };
+    let url = server_url(&args.addr);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
