@@ -14,7 +14,8 @@ use tracing_subscriber::EnvFilter;
 
 use crate::bench::{self, Mode};
 use crate::board::{Board, puzzle_lines};
-use crate::server::{self, Transport};
+use crate::client::{ClientTls, Target};
+use crate::server::{self, Tls, Transport};
 use crate::service::{Limits, SudokuSolver};
 use crate::solver::{self, Algorithm, Control, Interrupted, NoEvents};
 
@@ -47,9 +48,11 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct LoadArgs {
-    /// The server to load (this machine only).
-    #[arg(long, env = "SUDOKUD_ADDR", default_value = "127.0.0.1:50051")]
-    addr: String,
+    #[command(flatten)]
+    connect: ConnectArgs,
+    /// Bearer token for servers that require one.
+    #[arg(long, env = "SUDOKUD_AUTH_TOKEN", hide_env_values = true)]
+    auth_token: Option<String>,
     /// The call to make.
     #[arg(long, value_enum, default_value_t = RpcArg::Solve)]
     rpc: RpcArg,
@@ -80,15 +83,63 @@ enum RpcArg {
 
 #[derive(Debug, Args)]
 struct HealthArgs {
-    /// The server to ask.
-    #[arg(long, env = "SUDOKUD_ADDR", default_value = "127.0.0.1:50051")]
-    addr: String,
+    #[command(flatten)]
+    connect: ConnectArgs,
     /// The service to ask about; empty for the server as a whole.
     #[arg(long, default_value = "")]
     service: String,
     /// Seconds to wait for an answer.
     #[arg(long, default_value_t = 5.0)]
     timeout: f64,
+}
+
+/// How a command-line client reaches the server.
+#[derive(Debug, Args)]
+struct ConnectArgs {
+    /// The server: host:port, or an http:// or https:// URL.
+    #[arg(long, env = "SUDOKUD_ADDR", default_value = "127.0.0.1:50051")]
+    addr: String,
+    /// CA certificate (PEM) to verify the server with; turns TLS on.
+    #[arg(long, env = "SUDOKUD_TLS_CA")]
+    tls_ca: Option<PathBuf>,
+    /// The name the server's certificate must carry (default: the host in --addr).
+    #[arg(long, requires = "tls_ca")]
+    tls_domain: Option<String>,
+    /// Client certificate (PEM) for servers that require mutual TLS.
+    #[arg(long, requires_all = ["tls_ca", "tls_key"])]
+    tls_cert: Option<PathBuf>,
+    /// The client certificate's private key (PEM).
+    #[arg(long, requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+}
+
+impl ConnectArgs {
+    fn target(
+        &self,
+        bearer_token: Option<String>,
+    ) -> Result<Target, Box<dyn std::error::Error + Send + Sync>> {
+        let tls = match &self.tls_ca {
+            None => None,
+            Some(ca) => Some(ClientTls {
+                ca: read_file(ca)?,
+                domain: self.tls_domain.clone(),
+                identity: match (&self.tls_cert, &self.tls_key) {
+                    (Some(cert), Some(key)) => Some((read_file(cert)?, read_file(key)?)),
+                    _ => None,
+                },
+            }),
+        };
+        Ok(Target {
+            address: self.addr.clone(),
+            tls,
+            bearer_token,
+        })
+    }
+}
+
+/// A file's bytes, or an error that names the file.
+fn read_file(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))
 }
 
 #[derive(Debug, Args)]
@@ -168,6 +219,16 @@ struct ServeArgs {
     /// the command line, which other users of the machine can see).
     #[arg(long, env = "SUDOKUD_AUTH_TOKEN", hide_env_values = true)]
     auth_token: Option<String>,
+    /// Certificate chain (PEM, leaf first) to serve TLS with; needs --tls-key.
+    #[arg(long, env = "SUDOKUD_TLS_CERT", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// Private key (PEM) of the TLS certificate.
+    #[arg(long, env = "SUDOKUD_TLS_KEY", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// CA certificate(s) (PEM) that client certificates must be signed by: turns on
+    /// mutual TLS, refusing clients without a valid certificate. Needs --tls-cert.
+    #[arg(long, env = "SUDOKUD_TLS_CLIENT_CA", requires = "tls_cert")]
+    tls_client_ca: Option<PathBuf>,
     /// Serve Prometheus metrics at http://ADDRESS/metrics (off when absent).
     #[arg(long, env = "SUDOKUD_METRICS_LISTEN")]
     metrics_listen: Option<SocketAddr>,
@@ -251,16 +312,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-type CliResult = Result<(), Box<dyn std::error::Error>>;
-
-/// The URL of a server given as `host:port` (plain HTTP/2) or as a full URL.
-fn server_url(address: &str) -> String {
-    if address.contains("://") {
-        address.to_owned()
-    } else {
-        format!("http://{address}")
-    }
-}
+type CliResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
 
 /// A duration from a flag in seconds; negative values count as zero.
 fn seconds(value: f64) -> std::time::Duration {
@@ -310,6 +362,14 @@ fn serve(args: ServeArgs) -> CliResult {
         keepalive_timeout: seconds(args.keepalive_timeout_seconds),
         max_connection_age: positive(args.max_connection_age_seconds),
         max_connection_age_grace: seconds(args.max_connection_age_grace_seconds),
+        tls: match (&args.tls_cert, &args.tls_key) {
+            (Some(cert), Some(key)) => Some(Tls {
+                certificate_chain: read_file(cert)?,
+                private_key: read_file(key)?,
+                client_ca: args.tls_client_ca.as_deref().map(read_file).transpose()?,
+            }),
+            _ => None,
+        },
     };
     // Each running solve is a blocking-pool thread; a stream that waits on its
     // client keeps its thread (not its solve slot), so allow many: 1,000 paced
@@ -322,7 +382,6 @@ fn serve(args: ServeArgs) -> CliResult {
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .map_err(|error| format!("cannot listen on {}: {error}", args.listen))?;
-        tracing::info!(address = %listener.local_addr()?, "sudokud serving gRPC");
         let service = SudokuSolver::new(limits);
         let metrics = match args.metrics_listen {
             Some(address) => {
@@ -495,22 +554,18 @@ fn health(args: HealthArgs) -> CliResult {
     use tonic_health::pb::health_check_response::ServingStatus;
     use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
-    let url = server_url(&args.addr);
-    let timeout = std::time::Duration::from_secs_f64(args.timeout.max(0.0));
+    let target = args.connect.target(None)?;
+    let timeout = seconds(args.timeout);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     let status = runtime.block_on(async {
-        let channel = tonic::transport::Endpoint::from_shared(url)?
-            .connect_timeout(timeout)
-            .timeout(timeout)
-            .connect()
-            .await?;
+        let channel = target.connect(Some(timeout)).await?;
         let request = HealthCheckRequest {
             service: args.service.clone(),
         };
         let response = HealthClient::new(channel).check(request).await?;
-        Ok::<_, Box<dyn std::error::Error>>(response.into_inner().status())
+        Ok::<_, Box<dyn std::error::Error + Send + Sync>>(response.into_inner().status())
     })?;
     let name = if args.service.is_empty() {
         "server"
@@ -546,6 +601,7 @@ fn load(args: LoadArgs) -> CliResult {
     if puzzles.is_empty() {
         return Err("no puzzles to send".into());
     }
+    let target = args.connect.target(args.auth_token.clone())?;
     let plan = crate::load::Plan {
         rpc: match args.rpc {
             RpcArg::Solve => crate::load::Rpc::Solve,
@@ -556,16 +612,14 @@ fn load(args: LoadArgs) -> CliResult {
         duration: seconds(args.duration),
         puzzles,
         algorithm: crate::convert::algorithm_to_pb(args.algorithm.engine()).into(),
+        authorization: target.authorization()?,
     };
-    let url = server_url(&args.addr);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     let summary = runtime.block_on(async {
-        let channel = tonic::transport::Endpoint::from_shared(url)?
-            .connect()
-            .await?;
-        Ok::<_, Box<dyn std::error::Error>>(crate::load::run(channel, &plan).await)
+        let channel = target.connect(None).await?;
+        Ok::<_, Box<dyn std::error::Error + Send + Sync>>(crate::load::run(channel, &plan).await)
     })?;
     let seconds = summary.elapsed.as_secs_f64().max(1e-9);
     let mut out = io::stdout().lock();
@@ -595,5 +649,13 @@ fn load(args: LoadArgs) -> CliResult {
         summary.percentile(99.0),
         summary.latencies.last().copied().unwrap_or(0)
     )?;
+    if let Some(status) = &summary.first_error {
+        writeln!(
+            out,
+            "first error: {:?}: {}",
+            status.code(),
+            status.message()
+        )?;
+    }
     Ok(())
 }

@@ -16,12 +16,14 @@
 //! - [`bench`]: engine throughput measurement behind `sudokud bench`. Std only.
 //! - [`load`]: the load generator behind `sudokud load`.
 //! - [`metrics`]: Prometheus metrics and their `/metrics` listener.
+//! - [`client`]: how the command-line clients reach a server (address, TLS, token).
 //! - [`cli`]: the command line (`serve`, `solve`, `bench`, `health`, `load`);
 //!   `main.rs` only calls it.
 
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod client;
 pub mod convert;
 pub mod load;
 pub mod metrics;

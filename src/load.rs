@@ -5,6 +5,7 @@
 
 use std::time::{Duration, Instant};
 
+use tonic::metadata::{Ascii, MetadataValue};
 use tonic::transport::Channel;
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;
@@ -36,6 +37,8 @@ pub struct Plan {
     pub puzzles: Vec<String>,
     /// The algorithm to ask for (protobuf value).
     pub algorithm: i32,
+    /// `authorization` header for SudokuService calls, when the server wants one.
+    pub authorization: Option<MetadataValue<Ascii>>,
 }
 
 /// What a run measured.
@@ -51,6 +54,8 @@ pub struct Summary {
     pub elapsed: Duration,
     /// Latencies of successful calls, sorted, in microseconds.
     pub latencies: Vec<u64>,
+    /// The first failure seen, to tell the user why calls fail.
+    pub first_error: Option<tonic::Status>,
 }
 
 impl Summary {
@@ -82,6 +87,7 @@ pub async fn run(channel: Channel, plan: &Plan) -> Summary {
         steps: 0,
         elapsed: Duration::ZERO,
         latencies: Vec::new(),
+        first_error: None,
     };
     for task in tasks {
         if let Ok(part) = task.await {
@@ -89,6 +95,7 @@ pub async fn run(channel: Channel, plan: &Plan) -> Summary {
             summary.errors += part.errors;
             summary.steps += part.steps;
             summary.latencies.extend(part.latencies);
+            summary.first_error = summary.first_error.or(part.first_error);
         }
     }
     summary.elapsed = started.elapsed();
@@ -106,6 +113,7 @@ async fn caller(channel: Channel, plan: &Plan, worker: usize, until: Instant) ->
         steps: 0,
         elapsed: Duration::ZERO,
         latencies: Vec::new(),
+        first_error: None,
     };
     let mut index = worker;
     while Instant::now() < until {
@@ -114,15 +122,22 @@ async fn caller(channel: Channel, plan: &Plan, worker: usize, until: Instant) ->
         let begun = Instant::now();
         let outcome = match plan.rpc {
             Rpc::Health => health.check(HealthCheckRequest::default()).await.map(|_| 0),
-            Rpc::Solve => sudoku
-                .solve(pb::SolveRequest {
+            Rpc::Solve => {
+                let request = pb::SolveRequest {
                     puzzle,
                     algorithm: plan.algorithm,
                     ..Default::default()
-                })
-                .await
-                .map(|_| 0),
-            Rpc::Steps => read_stream(&mut sudoku, puzzle, plan.algorithm).await,
+                };
+                sudoku.solve(authorized(request, plan)).await.map(|_| 0)
+            }
+            Rpc::Steps => {
+                let request = pb::SolveStepsRequest {
+                    puzzle,
+                    algorithm: plan.algorithm,
+                    ..Default::default()
+                };
+                read_stream(&mut sudoku, authorized(request, plan)).await
+            }
         };
         match outcome {
             Ok(steps) => {
@@ -131,22 +146,30 @@ async fn caller(channel: Channel, plan: &Plan, worker: usize, until: Instant) ->
                 part.latencies
                     .push(u64::try_from(begun.elapsed().as_micros()).unwrap_or(u64::MAX));
             }
-            Err(_) => part.errors += 1,
+            Err(status) => {
+                part.errors += 1;
+                part.first_error.get_or_insert(status);
+            }
         }
     }
     part
 }
 
+/// `message` as a request carrying the plan's `authorization` header.
+fn authorized<T>(message: T, plan: &Plan) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    if let Some(value) = &plan.authorization {
+        request
+            .metadata_mut()
+            .insert("authorization", value.clone());
+    }
+    request
+}
+
 async fn read_stream(
     client: &mut SudokuServiceClient<Channel>,
-    puzzle: String,
-    algorithm: i32,
+    request: tonic::Request<pb::SolveStepsRequest>,
 ) -> Result<u64, tonic::Status> {
-    let request = pb::SolveStepsRequest {
-        puzzle,
-        algorithm,
-        ..Default::default()
-    };
     let mut stream = client.solve_steps(request).await?.into_inner();
     let mut steps = 0u64;
     while let Some(message) = stream.message().await? {

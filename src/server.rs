@@ -11,7 +11,7 @@ use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::codec::CompressionEncoding;
 use tonic::service::interceptor::{InterceptedService, Interceptor};
-use tonic::transport::Server;
+use tonic::transport::{Certificate, Identity, Server, ServerTlsConfig};
 use tonic::{Request, Status};
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
@@ -40,6 +40,42 @@ pub struct Transport {
     pub max_connection_age: Option<Duration>,
     /// How long calls on an aged connection may go on before it is closed.
     pub max_connection_age_grace: Duration,
+    /// Serve TLS instead of plaintext HTTP/2 when set.
+    pub tls: Option<Tls>,
+}
+
+/// The server's TLS material, PEM-encoded.
+#[derive(Clone)]
+pub struct Tls {
+    /// The certificate chain the server presents, leaf first.
+    pub certificate_chain: Vec<u8>,
+    /// The private key of the leaf certificate.
+    pub private_key: Vec<u8>,
+    /// When set, clients must present a certificate signed by one of these CAs
+    /// (mutual TLS); a client without one is refused during the handshake.
+    pub client_ca: Option<Vec<u8>>,
+}
+
+impl std::fmt::Debug for Tls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print the key.
+        f.debug_struct("Tls")
+            .field("mutual", &self.client_ca.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tls {
+    fn server_config(&self) -> ServerTlsConfig {
+        let config = ServerTlsConfig::new().identity(Identity::from_pem(
+            &self.certificate_chain,
+            &self.private_key,
+        ));
+        match &self.client_ca {
+            Some(ca) => config.client_ca_root(Certificate::from_pem(ca)),
+            None => config,
+        }
+    }
 }
 
 impl Default for Transport {
@@ -51,6 +87,7 @@ impl Default for Transport {
             keepalive_timeout: Duration::from_secs(20),
             max_connection_age: Some(Duration::from_secs(30 * 60)),
             max_connection_age_grace: Duration::from_secs(30),
+            tls: None,
         }
     }
 }
@@ -68,7 +105,9 @@ impl std::fmt::Display for ServeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ServeError::Reflection(error) => write!(f, "reflection: {error}"),
-            ServeError::Transport(error) => write!(f, "transport: {error}"),
+            ServeError::Transport(error) => {
+                write!(f, "transport: {}", crate::client::describe(error))
+            }
         }
     }
 }
@@ -115,10 +154,23 @@ pub async fn run(
         .max_concurrent_streams(transport.max_concurrent_streams)
         .http2_keepalive_interval(transport.keepalive_interval)
         .http2_keepalive_timeout(Some(transport.keepalive_timeout));
+    if let Some(tls) = &transport.tls {
+        builder = builder
+            .tls_config(tls.server_config())
+            .map_err(ServeError::Transport)?;
+    }
     if let Some(age) = transport.max_connection_age {
         builder = builder
             .max_connection_age(age)
             .max_connection_age_grace(transport.max_connection_age_grace);
+    }
+    if let Ok(address) = listener.local_addr() {
+        tracing::info!(
+            %address,
+            tls = transport.tls.is_some(),
+            mutual_tls = transport.tls.as_ref().is_some_and(|tls| tls.client_ca.is_some()),
+            "sudokud serving gRPC"
+        );
     }
     builder
         .add_service(health_service)

@@ -14,6 +14,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::metadata::MetadataMap;
 use tonic::{Code, Request, Response, Status};
 use tonic_types::{ErrorDetails, StatusExt};
+use tracing::Instrument;
 
 use crate::board::{Board, PuzzleError};
 use crate::convert;
@@ -296,9 +297,14 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::SolveRequest>,
     ) -> Result<Response<pb::SolveResponse>, Status> {
-        let result = self.solve_unary(request).await;
+        let log = CallLog::new("Solve", request.remote_addr());
+        let result = self
+            .solve_unary(request, &log)
+            .instrument(log.span.clone())
+            .await;
         let code = result.as_ref().map_or_else(Status::code, |_| Code::Ok);
         self.tracker.metrics.call("Solve", code);
+        log.end(code, None);
         result
     }
 
@@ -308,11 +314,14 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::SolveStepsRequest>,
     ) -> Result<Response<Self::SolveStepsStream>, Status> {
-        let result = self.open_stream(request).await;
-        if let Err(status) = &result {
+        let log = CallLog::new("SolveSteps", request.remote_addr());
+        let span = log.span.clone();
+        let result = self.open_stream(request, log).instrument(span).await;
+        if let Err((status, log)) = &result {
             self.tracker.metrics.call("SolveSteps", status.code());
+            log.end(status.code(), None);
         }
-        result
+        result.map_err(|(status, _)| status)
     }
 }
 
@@ -320,11 +329,13 @@ impl SudokuSolver {
     async fn solve_unary(
         &self,
         request: Request<pb::SolveRequest>,
+        log: &CallLog,
     ) -> Result<Response<pb::SolveResponse>, Status> {
         let deadline = deadline_of(request.metadata());
         let request = request.into_inner();
         let board = parse_puzzle(&request.puzzle)?;
         let algorithm = parse_algorithm(request.algorithm)?;
+        log.algorithm(algorithm);
         let max_steps = self.limits.steps_for(request.max_steps);
         let check_unique = request.check_unique;
         let permit = self.slots.acquire(deadline).await?;
@@ -359,7 +370,7 @@ impl SudokuSolver {
 
         match outcome {
             Ok(report) => {
-                log_call("Solve", algorithm, Code::Ok, &report.stats);
+                log.stats(&report.stats);
                 let metrics = &self.tracker.metrics;
                 metrics.solved(algorithm.name(), report.stats.elapsed);
                 Ok(Response::new(convert::solve_response(
@@ -372,25 +383,31 @@ impl SudokuSolver {
                 if matches!(interrupted, Interrupted::StepLimit { .. }) {
                     self.tracker.metrics.rejected("max_steps");
                 }
-                let status = interrupted_status(interrupted, &self.shutdown);
-                tracing::info!(method = "Solve", algorithm = algorithm.name(), code = ?status.code(), "call ended early");
-                Err(status)
+                Err(interrupted_status(interrupted, &self.shutdown))
             }
         }
     }
 
+    /// Checks the request, takes a slot when the stream needs one, and starts the
+    /// solve; on failure hands `log` back with the status, for the caller to close.
     async fn open_stream(
         &self,
         request: Request<pb::SolveStepsRequest>,
-    ) -> Result<Response<StepStream>, Status> {
+        log: CallLog,
+    ) -> Result<Response<StepStream>, (Status, CallLog)> {
         let cap = Instant::now().checked_add(self.limits.max_stream_duration);
         let deadline = match (deadline_of(request.metadata()), cap) {
             (Some(client), Some(cap)) => Some(client.min(cap)),
             (client, cap) => client.or(cap),
         };
         let request = request.into_inner();
-        let board = parse_puzzle(&request.puzzle)?;
-        let algorithm = parse_algorithm(request.algorithm)?;
+        let checked = parse_puzzle(&request.puzzle)
+            .and_then(|board| Ok((board, parse_algorithm(request.algorithm)?)));
+        let (board, algorithm) = match checked {
+            Ok(checked) => checked,
+            Err(status) => return Err((status, log)),
+        };
+        log.algorithm(algorithm);
         let max_steps = self.limits.steps_for(request.max_steps);
         let pace = Duration::from_millis(u64::from(request.step_interval_ms));
         let batch = if pace.is_zero() {
@@ -403,7 +420,10 @@ impl SudokuSolver {
         // A paced stream computes a step now and then: it needs no CPU slot, so a
         // thousand dashboards can watch at once. Unpaced streams compete for slots.
         let permit = if pace.is_zero() {
-            Some(self.slots.acquire(deadline).await?)
+            match self.slots.acquire(deadline).await {
+                Ok(permit) => Some(permit),
+                Err(status) => return Err((status, log)),
+            }
         } else {
             None
         };
@@ -415,6 +435,7 @@ impl SudokuSolver {
         let shutdown = self.shutdown.clone();
         tokio::task::spawn_blocking(move || {
             let _live = live;
+            let _in_span = log.span.enter();
             let mut sink = StreamSink {
                 out: Outbox {
                     sender,
@@ -432,9 +453,10 @@ impl SudokuSolver {
                 interrupted: None,
             };
             let solving = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                stream_solve(&board, algorithm, max_steps, deadline, &mut sink)
+                stream_solve(&board, algorithm, max_steps, deadline, &mut sink, &log)
             }));
             if solving.is_err() {
+                log.end(Code::Internal, Some(sink.seq));
                 let _ = sink
                     .out
                     .send_closing(Err(Status::internal("the solver failed")));
@@ -480,12 +502,14 @@ fn stream_solve(
     max_steps: u64,
     deadline: Option<Instant>,
     sink: &mut StreamSink,
+    log: &CallLog,
 ) {
     let metrics = sink.out.tracker.metrics.clone();
     metrics.streams_open.inc();
-    let code = stream_to_end(board, algorithm, max_steps, deadline, sink);
+    let code = stream_to_end(board, algorithm, max_steps, deadline, sink, log);
     metrics.streams_open.dec();
     metrics.call("SolveSteps", code);
+    log.end(code, Some(sink.seq));
     if code == Code::Cancelled {
         metrics.cancellations.inc();
     }
@@ -499,6 +523,7 @@ fn stream_to_end(
     max_steps: u64,
     deadline: Option<Instant>,
     sink: &mut StreamSink,
+    log: &CallLog,
 ) -> Code {
     let started = pb::SolveStepsResponse {
         event: Some(pb::solve_steps_response::Event::Started(pb::Started {
@@ -531,12 +556,10 @@ fn stream_to_end(
             if matches!(why, Interrupted::StepLimit { .. }) {
                 sink.out.tracker.metrics.rejected("max_steps");
             }
-            let status = interrupted_status(why, &sink.out.shutdown);
-            tracing::info!(method = "SolveSteps", algorithm = algorithm.name(), code = ?status.code(), steps = sink.seq, "call ended early");
-            Err(status)
+            Err(interrupted_status(why, &sink.out.shutdown))
         }
         (Ok(report), None) => {
-            log_call("SolveSteps", algorithm, Code::Ok, &report.stats);
+            log.stats(&report.stats);
             let metrics = &sink.out.tracker.metrics;
             metrics.solved(algorithm.name(), report.stats.elapsed);
             Ok(convert::finished_message(&report))
@@ -690,18 +713,64 @@ impl Sink for StreamSink {
     }
 }
 
-/// One log line (at debug level: `RUST_LOG=sudokud=debug`) for a call that ran its
-/// search to the end.
-fn log_call(method: &str, algorithm: Algorithm, code: Code, stats: &solver::Stats) {
-    tracing::debug!(
-        method,
-        algorithm = algorithm.name(),
-        code = ?code,
-        steps = stats.placements + stats.backtracks,
-        guesses = stats.guesses,
-        elapsed_us = u64::try_from(stats.elapsed.as_micros()).unwrap_or(u64::MAX),
-        "call finished"
-    );
+/// The tracing span of one call (`call{method algorithm peer code steps guesses
+/// elapsed_us}`), filled in as the call goes on, and the one event that closes it:
+/// at info level for a call that ended with a server-side error (deadline, limits,
+/// shutdown), at debug level for the rest (`RUST_LOG=sudokud=debug` shows every
+/// call).
+struct CallLog {
+    span: tracing::Span,
+    begun: Instant,
+}
+
+impl CallLog {
+    fn new(method: &'static str, peer: Option<std::net::SocketAddr>) -> Self {
+        let span = tracing::info_span!(
+            "call",
+            method,
+            peer = peer.map(tracing::field::display),
+            algorithm = tracing::field::Empty,
+            code = tracing::field::Empty,
+            steps = tracing::field::Empty,
+            guesses = tracing::field::Empty,
+            elapsed_us = tracing::field::Empty,
+        );
+        CallLog {
+            span,
+            begun: Instant::now(),
+        }
+    }
+
+    fn algorithm(&self, algorithm: Algorithm) {
+        self.span.record("algorithm", algorithm.name());
+    }
+
+    fn stats(&self, stats: &solver::Stats) {
+        self.span
+            .record("steps", stats.placements + stats.backtracks)
+            .record("guesses", stats.guesses);
+    }
+
+    /// Records how the call ended; `steps_sent` (streams) stands in for the step
+    /// count when the search did not finish.
+    fn end(&self, code: Code, steps_sent: Option<u64>) {
+        let elapsed = u64::try_from(self.begun.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.span
+            .record("code", tracing::field::debug(code))
+            .record("elapsed_us", elapsed);
+        if code != Code::Ok
+            && let Some(steps) = steps_sent
+        {
+            self.span.record("steps", steps);
+        }
+        let _in_span = self.span.enter();
+        match code {
+            Code::Ok => tracing::debug!("call finished"),
+            // The client's own doing: not worth an operator's attention by default.
+            Code::InvalidArgument | Code::Cancelled => tracing::debug!("call ended early"),
+            _ => tracing::info!("call ended early"),
+        }
+    }
 }
 
 /// Parses the `puzzle` field, or explains what is wrong with it.

@@ -153,6 +153,7 @@ async fn the_load_generator_reports_what_it_did() {
             duration: std::time::Duration::from_millis(200),
             puzzles: common::puzzles("euler96_50.txt"),
             algorithm: 0,
+            authorization: None,
         };
         let summary = sudokud::load::run(server.channel.clone(), &plan).await;
         assert!(summary.calls > 0, "{rpc:?}: {summary:?}");
@@ -224,6 +225,23 @@ async fn a_bearer_token_guards_the_sudoku_service_but_not_health() {
         assert_eq!(status.code(), tonic::Code::Unauthenticated, "{token:?}");
     }
     call(Some("Bearer s3cret")).await.unwrap();
+
+    // The load generator sends the token it is given.
+    for (token, code) in [
+        ("s3cret", None),
+        ("wrong", Some(tonic::Code::Unauthenticated)),
+    ] {
+        let plan = sudokud::load::Plan {
+            rpc: sudokud::load::Rpc::Solve,
+            concurrency: 1,
+            duration: std::time::Duration::from_millis(50),
+            puzzles: vec![puzzle.clone()],
+            algorithm: 0,
+            authorization: Some(format!("Bearer {token}").parse().unwrap()),
+        };
+        let summary = sudokud::load::run(server.channel.clone(), &plan).await;
+        assert_eq!(summary.first_error.map(|status| status.code()), code);
+    }
 
     let mut health = HealthClient::new(server.channel.clone());
     let status = health.check(check_request("")).await.unwrap().into_inner();

@@ -39,11 +39,11 @@ pub async fn start_with_transport(
     let task = tokio::spawn(sudokud::server::run(listener, service, transport, async {
         let _ = signal.await;
     }));
+    // Lazy, so a TLS server (which this plaintext channel cannot talk to) starts
+    // as well; tests of TLS servers dial their own channels.
     let channel = Channel::from_shared(format!("http://{address}"))
         .unwrap()
-        .connect()
-        .await
-        .unwrap();
+        .connect_lazy();
     TestServer {
         address,
         channel: channel.clone(),
