@@ -340,12 +340,44 @@ impl SudokuSolver {
         let check_unique = request.check_unique;
         let permit = self.slots.acquire(deadline).await?;
 
+        // Most puzzles take a few microseconds: try on this thread first, within a
+        // step budget small enough not to stall the runtime, and hand the search to
+        // the blocking pool only when the budget runs out.
+        let inline_budget = max_steps.min(INLINE_STEPS);
+        let inline = Control {
+            max_steps: inline_budget,
+            stop: None,
+            shutdown: Some(&self.shutdown.flag),
+            deadline,
+        };
+        let live = self.tracker.enter();
+        let outcome = match run_solve(&board, algorithm, &inline, check_unique) {
+            Err(Interrupted::StepLimit { .. }) if inline_budget < max_steps => {
+                let held = (permit, live);
+                self.solve_blocking(board, algorithm, max_steps, check_unique, deadline, held)
+                    .await?
+            }
+            outcome => outcome,
+        };
+        self.unary_response(outcome, algorithm, check_unique, log)
+    }
+
+    /// Runs a search that outgrew the inline budget on the blocking pool, from the
+    /// start; stops it when the call is dropped.
+    async fn solve_blocking(
+        &self,
+        board: Board,
+        algorithm: Algorithm,
+        max_steps: u64,
+        check_unique: bool,
+        deadline: Option<Instant>,
+        (permit, live): (OwnedSemaphorePermit, LiveSolve),
+    ) -> Result<Result<solver::Report, Interrupted>, Status> {
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
-        let live = self.tracker.enter();
         let shutdown = self.shutdown.clone();
         let metrics = self.tracker.metrics.clone();
-        let outcome = tokio::task::spawn_blocking(move || {
+        tokio::task::spawn_blocking(move || {
             let _live = live;
             let _permit = permit;
             let control = Control {
@@ -354,11 +386,7 @@ impl SudokuSolver {
                 shutdown: Some(&shutdown.flag),
                 deadline,
             };
-            let outcome = if check_unique {
-                solver::count_solutions(&board, algorithm, &control)
-            } else {
-                solver::solve(&board, algorithm, &control, &mut NoEvents)
-            };
+            let outcome = run_solve(&board, algorithm, &control, check_unique);
             if outcome == Err(Interrupted::Stopped) && !shutdown.is_set() {
                 // The caller went away; nobody awaits this answer.
                 metrics.cancellations.inc();
@@ -366,8 +394,16 @@ impl SudokuSolver {
             outcome
         })
         .await
-        .map_err(|error| Status::internal(format!("solver failed: {error}")))?;
+        .map_err(|error| Status::internal(format!("solver failed: {error}")))
+    }
 
+    fn unary_response(
+        &self,
+        outcome: Result<solver::Report, Interrupted>,
+        algorithm: Algorithm,
+        check_unique: bool,
+        log: &CallLog,
+    ) -> Result<Response<pb::SolveResponse>, Status> {
         match outcome {
             Ok(report) => {
                 log.stats(&report.stats);
@@ -470,6 +506,24 @@ impl SudokuSolver {
             Box::pin(tokio_stream::StreamExt::throttle(stream, pace))
         };
         Ok(Response::new(stream))
+    }
+}
+
+/// Steps a unary search may take on the runtime's own thread before it moves to the
+/// blocking pool: tens of microseconds, which covers nearly every real puzzle.
+const INLINE_STEPS: u64 = 2048;
+
+/// One search without events: the first solution, or counting to two.
+fn run_solve(
+    board: &Board,
+    algorithm: Algorithm,
+    control: &Control<'_>,
+    check_unique: bool,
+) -> Result<solver::Report, Interrupted> {
+    if check_unique {
+        solver::count_solutions(board, algorithm, control)
+    } else {
+        solver::solve(board, algorithm, control, &mut NoEvents)
     }
 }
 

@@ -79,6 +79,42 @@ async fn solve_answers_with_a_valid_solution_for_every_algorithm() {
 }
 
 #[tokio::test]
+async fn solve_reports_the_same_steps_whether_it_ran_inline_or_on_the_pool() {
+    // Short searches run on the runtime's thread, longer ones start over on the
+    // blocking pool: either way the statistics are those of one search.
+    let mut server = start().await;
+    for puzzle in puzzles("norvig_top95.txt").iter().take(4) {
+        for algorithm in [Algorithm::Backtracking, Algorithm::Bitboard] {
+            let engine = match algorithm {
+                Algorithm::Backtracking => sudokud::solver::Algorithm::Backtracking,
+                _ => sudokud::solver::Algorithm::Bitboard,
+            };
+            let board = sudokud::board::Board::parse(puzzle).unwrap();
+            let control = sudokud::solver::Control::UNLIMITED;
+            let expected =
+                sudokud::solver::solve(&board, engine, &control, &mut sudokud::solver::NoEvents)
+                    .unwrap();
+            let response = server
+                .client
+                .solve(solve_request(puzzle, algorithm))
+                .await
+                .unwrap()
+                .into_inner();
+            let stats = response.stats.unwrap();
+            assert_eq!(
+                (stats.placements, stats.backtracks, stats.guesses),
+                (
+                    expected.stats.placements,
+                    expected.stats.backtracks,
+                    expected.stats.guesses
+                ),
+                "{algorithm:?} {puzzle}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
 async fn solve_counts_solutions_when_asked() {
     let mut server = start().await;
     let unique = puzzles("euler96_50.txt")[0].clone();
