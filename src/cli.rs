@@ -229,6 +229,17 @@ struct ServeArgs {
     /// mutual TLS, refusing clients without a valid certificate. Needs --tls-cert.
     #[arg(long, env = "SUDOKUD_TLS_CLIENT_CA", requires = "tls_cert")]
     tls_client_ca: Option<PathBuf>,
+    /// Origins whose pages may call the service with gRPC-Web (CORS), comma
+    /// separated, or `*` for any; same-origin pages (the dashboard) need none.
+    #[arg(
+        long = "cors-allow-origin",
+        env = "SUDOKUD_CORS_ALLOW_ORIGINS",
+        value_delimiter = ','
+    )]
+    cors_allow_origins: Vec<String>,
+    /// Do not serve the built-in dashboard at `/`.
+    #[arg(long, env = "SUDOKUD_NO_DASHBOARD")]
+    no_dashboard: bool,
     /// Serve Prometheus metrics at http://ADDRESS/metrics (off when absent).
     #[arg(long, env = "SUDOKUD_METRICS_LISTEN")]
     metrics_listen: Option<SocketAddr>,
@@ -370,6 +381,8 @@ fn serve(args: ServeArgs) -> CliResult {
             }),
             _ => None,
         },
+        cors_allowed_origins: args.cors_allow_origins,
+        dashboard: !args.no_dashboard,
     };
     // Each running solve is a blocking-pool thread; a stream that waits on its
     // client keeps its thread (not its solve slot), so allow many: 1,000 paced

@@ -13,6 +13,7 @@
 //!   with batching and backpressure; the only module that names `tonic::Status`.
 //! - [`server`]: builds the tonic server around the service and runs it on a
 //!   listener until a shutdown signal.
+//! - [`dashboard`]: the built-in dashboard's embedded files, served at `/`.
 //! - [`bench`]: engine throughput measurement behind `sudokud bench`. Std only.
 //! - [`load`]: the load generator behind `sudokud load`.
 //! - [`metrics`]: Prometheus metrics and their `/metrics` listener.
@@ -25,6 +26,7 @@ pub mod board;
 pub mod cli;
 pub mod client;
 pub mod convert;
+pub mod dashboard;
 pub mod load;
 pub mod metrics;
 pub mod server;

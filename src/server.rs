@@ -7,14 +7,19 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
+use axum::http::{HeaderName, HeaderValue, Method};
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::codec::CompressionEncoding;
 use tonic::service::interceptor::{InterceptedService, Interceptor};
+use tonic::service::{Routes, RoutesBuilder};
+
 use tonic::transport::{Certificate, Identity, Server, ServerTlsConfig};
 use tonic::{Request, Status};
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
+use tonic_web::GrpcWebLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::pb;
 use crate::pb::sudoku_service_server::SudokuServiceServer;
@@ -42,6 +47,11 @@ pub struct Transport {
     pub max_connection_age_grace: Duration,
     /// Serve TLS instead of plaintext HTTP/2 when set.
     pub tls: Option<Tls>,
+    /// Origins whose pages may call the service through gRPC-Web (CORS); `*`
+    /// allows any. Empty: same-origin pages only (the built-in dashboard).
+    pub cors_allowed_origins: Vec<String>,
+    /// Serve the built-in dashboard at `/`.
+    pub dashboard: bool,
 }
 
 /// The server's TLS material, PEM-encoded.
@@ -88,6 +98,8 @@ impl Default for Transport {
             max_connection_age: Some(Duration::from_secs(30 * 60)),
             max_connection_age_grace: Duration::from_secs(30),
             tls: None,
+            cors_allowed_origins: Vec::new(),
+            dashboard: true,
         }
     }
 }
@@ -151,6 +163,8 @@ pub async fn run(
         });
     };
     let mut builder = Server::builder()
+        // HTTP/1.1 for gRPC-Web and the dashboard; gRPC itself stays on HTTP/2.
+        .accept_http1(true)
         .max_concurrent_streams(transport.max_concurrent_streams)
         .http2_keepalive_interval(transport.keepalive_interval)
         .http2_keepalive_timeout(Some(transport.keepalive_timeout));
@@ -171,8 +185,17 @@ pub async fn run(
             mutual_tls = transport.tls.as_ref().is_some_and(|tls| tls.client_ca.is_some()),
             "sudokud serving gRPC"
         );
+        if transport.dashboard {
+            let scheme = if transport.tls.is_some() {
+                "https"
+            } else {
+                "http"
+            };
+            tracing::info!("dashboard at {scheme}://{address}/");
+        }
     }
-    builder
+    let mut routes = RoutesBuilder::default();
+    routes
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
@@ -182,10 +205,60 @@ pub async fn run(
                 .accept_compressed(CompressionEncoding::Gzip)
                 .send_compressed(CompressionEncoding::Gzip),
             BearerAuth::new(transport.bearer_token.as_deref()),
-        ))
+        ));
+    // gRPC-Web translation wraps the gRPC services only: it turns away any other
+    // HTTP/1.1 request, and the dashboard's files are such requests.
+    let mut app = routes
+        .routes()
+        .into_axum_router()
+        .layer(GrpcWebLayer::new());
+    if transport.dashboard {
+        app = app.merge(crate::dashboard::router());
+    }
+    builder
+        .layer(cors(&transport.cors_allowed_origins))
+        .add_routes(Routes::from(app))
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
         .await
         .map_err(ServeError::Transport)
+}
+
+/// CORS for gRPC-Web calls from pages of other origins: the headers grpc-web and
+/// Connect clients send, and the trailers-as-headers they must read.
+fn cors(origins: &[String]) -> CorsLayer {
+    let allow_origin = if origins.iter().any(|origin| origin == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(
+            origins
+                .iter()
+                .filter_map(|origin| HeaderValue::from_str(origin).ok()),
+        )
+    };
+    let names = |list: &[&'static str]| -> Vec<HeaderName> {
+        list.iter()
+            .map(|name| HeaderName::from_static(name))
+            .collect()
+    };
+    CorsLayer::new()
+        .allow_origin(allow_origin)
+        .allow_methods([Method::POST, Method::GET, Method::OPTIONS])
+        .allow_headers(names(&[
+            "content-type",
+            "x-grpc-web",
+            "x-user-agent",
+            "grpc-timeout",
+            "authorization",
+            "grpc-accept-encoding",
+            "grpc-encoding",
+        ]))
+        .expose_headers(names(&[
+            "grpc-status",
+            "grpc-message",
+            "grpc-status-details-bin",
+            "grpc-encoding",
+        ]))
+        .max_age(Duration::from_secs(24 * 3600))
 }
 
 /// Reflection over our service and the health service (grpcurl, buf curl, Postman

@@ -6,9 +6,9 @@ mod common;
 use std::time::Duration;
 
 use common::server::{start, start_with};
-use common::{is_solution, puzzles, two_solution_puzzles, unsolvable_puzzles};
+use common::{is_solution, puzzles, replay, two_solution_puzzles, unsolvable_puzzles};
 use sudokud::pb::solve_steps_response::Event;
-use sudokud::pb::{self, Algorithm, Outcome, StepKind};
+use sudokud::pb::{self, Algorithm, Outcome};
 use sudokud::service::{Limits, Tracker};
 use tonic::{Code, Request, Status, Streaming};
 use tonic_types::StatusExt;
@@ -253,31 +253,6 @@ async fn receive_all(mut stream: Streaming<pb::SolveStepsResponse>) -> Received 
             }
         }
     }
-}
-
-/// Replays steps onto the puzzle, as a dashboard would, checking each one.
-fn replay(puzzle: &str, steps: &[pb::Step]) -> String {
-    let mut cells: Vec<char> = puzzle.chars().collect();
-    for step in steps {
-        let cell = (step.row * 9 + step.col) as usize;
-        let digit = char::from_digit(step.digit, 10).unwrap();
-        match step.kind() {
-            StepKind::Place => {
-                assert_eq!(
-                    cells[cell], '.',
-                    "step {} places on a filled cell",
-                    step.seq
-                );
-                cells[cell] = digit;
-            }
-            StepKind::Backtrack => {
-                assert_eq!(cells[cell], digit, "step {} clears another digit", step.seq);
-                cells[cell] = '.';
-            }
-            StepKind::Unspecified => panic!("step {} has no kind", step.seq),
-        }
-    }
-    cells.into_iter().collect()
 }
 
 #[tokio::test]

@@ -121,3 +121,28 @@ pub fn assert_deadline(status: &tonic::Status) {
         status.code() == tonic::Code::Cancelled && status.message().contains("Timeout expired");
     assert!(server_said_so || client_timer, "not a deadline: {status:?}");
 }
+
+/// Replays steps onto the puzzle, as a dashboard would, checking each one.
+pub fn replay(puzzle: &str, steps: &[sudokud::pb::Step]) -> String {
+    let mut cells: Vec<char> = puzzle.chars().collect();
+    for step in steps {
+        let cell = (step.row * 9 + step.col) as usize;
+        let digit = char::from_digit(step.digit, 10).unwrap();
+        match step.kind() {
+            sudokud::pb::StepKind::Place => {
+                assert_eq!(
+                    cells[cell], '.',
+                    "step {} places on a filled cell",
+                    step.seq
+                );
+                cells[cell] = digit;
+            }
+            sudokud::pb::StepKind::Backtrack => {
+                assert_eq!(cells[cell], digit, "step {} clears another digit", step.seq);
+                cells[cell] = '.';
+            }
+            sudokud::pb::StepKind::Unspecified => panic!("step {} has no kind", step.seq),
+        }
+    }
+    cells.into_iter().collect()
+}

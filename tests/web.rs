@@ -1,0 +1,307 @@
+//! gRPC-Web and the dashboard at the protocol level: raw HTTP/1.1 over a TCP socket
+//! to the real server, no gRPC library in between.
+
+mod common;
+
+use prost::Message;
+use sudokud::pb::solve_steps_response::Event;
+use sudokud::pb::{self, SolveStepsRequest, SolveStepsResponse};
+use sudokud::server::Transport;
+use sudokud::service::Limits;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// An HTTP/1.1 response: status code, headers (names lower-cased), body with any
+/// chunked transfer encoding undone.
+struct HttpResponse {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl HttpResponse {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// Sends one request with `Connection: close` and reads the whole response.
+async fn http(
+    address: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> HttpResponse {
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    let mut request =
+        format!("{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    stream.write_all(request.as_bytes()).await.unwrap();
+    stream.write_all(body).await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+
+    let split = raw
+        .windows(4)
+        .position(|window| window == b"\r\n\r\n")
+        .expect("no end of headers");
+    let head = String::from_utf8(raw[..split].to_vec()).unwrap();
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next().unwrap();
+    assert!(status_line.starts_with("HTTP/1.1 "), "{status_line}");
+    let status = status_line[9..12].parse().unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+        .collect();
+    let rest = &raw[split + 4..];
+    let chunked = headers
+        .iter()
+        .any(|(name, value)| name == "transfer-encoding" && value.contains("chunked"));
+    let body = if chunked {
+        unchunk(rest)
+    } else {
+        rest.to_vec()
+    };
+    HttpResponse {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// Undoes HTTP/1.1 chunked transfer encoding.
+fn unchunk(mut data: &[u8]) -> Vec<u8> {
+    let mut body = Vec::new();
+    loop {
+        let line_end = data.windows(2).position(|w| w == b"\r\n").unwrap();
+        let size_text = std::str::from_utf8(&data[..line_end]).unwrap();
+        let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16).unwrap();
+        data = &data[line_end + 2..];
+        if size == 0 {
+            return body;
+        }
+        body.extend_from_slice(&data[..size]);
+        data = &data[size + 2..];
+    }
+}
+
+/// Splits a gRPC-Web body into its data messages and its trailer block.
+fn frames(mut body: &[u8]) -> (Vec<Vec<u8>>, String) {
+    let mut messages = Vec::new();
+    let mut trailers = String::new();
+    while !body.is_empty() {
+        let flags = body[0];
+        let length = u32::from_be_bytes(body[1..5].try_into().unwrap()) as usize;
+        let payload = &body[5..5 + length];
+        if flags & 0x80 != 0 {
+            trailers.push_str(std::str::from_utf8(payload).unwrap());
+        } else {
+            messages.push(payload.to_vec());
+        }
+        body = &body[5 + length..];
+    }
+    (messages, trailers)
+}
+
+fn grpc_web_frame(message: &impl Message) -> Vec<u8> {
+    let payload = message.encode_to_vec();
+    let mut frame = vec![0u8];
+    frame.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+    frame.extend_from_slice(&payload);
+    frame
+}
+
+const GRPC_WEB_HEADERS: [(&str, &str); 3] = [
+    ("Content-Type", "application/grpc-web+proto"),
+    ("X-Grpc-Web", "1"),
+    ("X-User-Agent", "sudokud-test"),
+];
+
+#[tokio::test]
+async fn solve_steps_over_grpc_web_returns_every_step_and_the_trailer_status() {
+    let server = common::server::start().await;
+    let puzzle = common::puzzles("norvig_top95.txt")[0].clone();
+    let request = SolveStepsRequest {
+        puzzle: puzzle.clone(),
+        algorithm: pb::Algorithm::Propagation.into(),
+        max_batch: 7,
+        ..Default::default()
+    };
+    let response = http(
+        server.address,
+        "POST",
+        "/sudoku.v1.SudokuService/SolveSteps",
+        &GRPC_WEB_HEADERS,
+        &grpc_web_frame(&request),
+    )
+    .await;
+    assert_eq!(response.status, 200);
+    assert_eq!(
+        response.header("content-type"),
+        Some("application/grpc-web+proto")
+    );
+    let (messages, trailers) = frames(&response.body);
+    assert!(trailers.contains("grpc-status:0"), "{trailers:?}");
+
+    let events: Vec<Event> = messages
+        .iter()
+        .map(|bytes| {
+            SolveStepsResponse::decode(bytes.as_slice())
+                .unwrap()
+                .event
+                .unwrap()
+        })
+        .collect();
+    assert!(matches!(events.first(), Some(Event::Started(_))));
+    let Some(Event::Finished(finished)) = events.last() else {
+        panic!("the stream did not end with finished: {:?}", events.last());
+    };
+    let steps: Vec<pb::Step> = events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Steps(batch) => Some(batch.steps.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let stats = finished.stats.unwrap();
+    assert_eq!(steps.len() as u64, stats.placements + stats.backtracks);
+    assert!(steps.windows(2).all(|pair| pair[1].seq == pair[0].seq + 1));
+    assert!(common::is_solution(&puzzle, &finished.solution));
+    assert_eq!(common::replay(&puzzle, &steps), finished.solution);
+}
+
+#[tokio::test]
+async fn a_bad_puzzle_over_grpc_web_gets_its_status_in_the_trailers() {
+    let server = common::server::start().await;
+    let request = SolveStepsRequest {
+        puzzle: "12".into(),
+        ..Default::default()
+    };
+    let response = http(
+        server.address,
+        "POST",
+        "/sudoku.v1.SudokuService/SolveSteps",
+        &GRPC_WEB_HEADERS,
+        &grpc_web_frame(&request),
+    )
+    .await;
+    assert_eq!(response.status, 200);
+    // A call that fails before any message is "trailers only": the status comes
+    // in the headers.
+    let (messages, trailers) = frames(&response.body);
+    assert!(messages.is_empty());
+    let status = response
+        .header("grpc-status")
+        .map(str::to_owned)
+        .or_else(|| {
+            trailers
+                .lines()
+                .find_map(|line| line.strip_prefix("grpc-status:").map(str::to_owned))
+        });
+    assert_eq!(status.as_deref(), Some("3"), "{:?}", response.headers);
+}
+
+#[tokio::test]
+async fn cors_preflight_allows_configured_origins_only() {
+    let transport = Transport {
+        cors_allowed_origins: vec!["http://dashboard.test".to_owned()],
+        ..Transport::default()
+    };
+    let server = common::server::start_with_transport(Limits::default(), transport).await;
+    let preflight = |origin: &'static str| async move {
+        let headers = [
+            ("Origin", origin),
+            ("Access-Control-Request-Method", "POST"),
+            (
+                "Access-Control-Request-Headers",
+                "content-type,x-grpc-web,x-user-agent,grpc-timeout",
+            ),
+        ];
+        http(
+            server.address,
+            "OPTIONS",
+            "/sudoku.v1.SudokuService/SolveSteps",
+            &headers,
+            b"",
+        )
+        .await
+    };
+    let allowed = preflight("http://dashboard.test").await;
+    assert!(allowed.status < 300, "{}", allowed.status);
+    assert_eq!(
+        allowed.header("access-control-allow-origin"),
+        Some("http://dashboard.test")
+    );
+    let headers = allowed
+        .header("access-control-allow-headers")
+        .unwrap()
+        .to_ascii_lowercase();
+    for name in ["content-type", "x-grpc-web", "x-user-agent", "grpc-timeout"] {
+        assert!(headers.contains(name), "{name} not in {headers}");
+    }
+    let methods = allowed.header("access-control-allow-methods").unwrap();
+    assert!(methods.contains("POST"), "{methods}");
+
+    let other = preflight("http://elsewhere.test").await;
+    assert_eq!(other.header("access-control-allow-origin"), None);
+
+    // The actual call exposes the gRPC status headers to the page.
+    let request = SolveStepsRequest {
+        puzzle: common::puzzles("euler96_50.txt")[0].clone(),
+        ..Default::default()
+    };
+    let mut headers = GRPC_WEB_HEADERS.to_vec();
+    headers.push(("Origin", "http://dashboard.test"));
+    let call = http(
+        server.address,
+        "POST",
+        "/sudoku.v1.SudokuService/SolveSteps",
+        &headers,
+        &grpc_web_frame(&request),
+    )
+    .await;
+    assert_eq!(
+        call.header("access-control-allow-origin"),
+        Some("http://dashboard.test")
+    );
+    let exposed = call
+        .header("access-control-expose-headers")
+        .unwrap()
+        .to_ascii_lowercase();
+    assert!(exposed.contains("grpc-status"), "{exposed}");
+    assert!(exposed.contains("grpc-message"), "{exposed}");
+}
+
+#[tokio::test]
+async fn the_dashboard_is_served_at_the_root() {
+    let server = common::server::start().await;
+    let page = http(server.address, "GET", "/", &[], b"").await;
+    assert_eq!(page.status, 200);
+    assert!(
+        page.header("content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let html = String::from_utf8(page.body).unwrap();
+    assert!(html.contains("app.js"), "{html}");
+    let script = http(server.address, "GET", "/app.js", &[], b"").await;
+    assert_eq!(script.status, 200);
+    assert!(!script.body.is_empty());
+
+    let transport = Transport {
+        dashboard: false,
+        ..Transport::default()
+    };
+    let bare = common::server::start_with_transport(Limits::default(), transport).await;
+    let page = http(bare.address, "GET", "/", &[], b"").await;
+    assert_ne!(page.status, 200);
+}
