@@ -1,0 +1,377 @@
+// The sudokud dashboard: streams SolveSteps over gRPC-Web and animates the search.
+// Steps update plain arrays as they arrive; the board, counters and depth plot are
+// drawn once per animation frame, so an unthrottled stream never freezes the page.
+
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createGrpcWebTransport } from "@connectrpc/connect-web";
+import {
+  Algorithm,
+  Outcome,
+  Reason,
+  StepKind,
+  SudokuService,
+  type Finished,
+  type Step,
+} from "./gen/sudoku/v1/sudoku_pb";
+
+/** Famous puzzles to pick from. */
+const SAMPLES: ReadonlyArray<[string, string]> = [
+  ["AI Escargot (Inkala, 2006)", "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."],
+  ["Easter Monster", "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"],
+  ["\"World's hardest\" (Inkala, 2012)", "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."],
+  ["Norvig's slowest (top95)", "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"],
+  ["Anti-backtracking (17 givens)", "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"],
+  ["Project Euler 96 #1 (easy)", "003020600900305001001806400008102900700000008006708200002609500800203009005010300"],
+];
+
+const ALGORITHMS: ReadonlyArray<[Algorithm, string]> = [
+  [Algorithm.BITBOARD, "bitboard (fastest)"],
+  [Algorithm.PROPAGATION, "propagation (singles + fewest candidates)"],
+  [Algorithm.SINGLES, "singles, then backtracking"],
+  [Algorithm.BACKTRACKING, "plain backtracking"],
+];
+
+const REASON_CLASS: Record<Reason, string> = {
+  [Reason.UNSPECIFIED]: "r-other",
+  [Reason.GUESS]: "r-guess",
+  [Reason.NAKED_SINGLE]: "r-naked",
+  [Reason.HIDDEN_SINGLE]: "r-hidden",
+  [Reason.LOCKED_CANDIDATES]: "r-locked",
+};
+
+/** The server: this page's origin, or `?server=URL` for another one (CORS). */
+const serverUrl = new URLSearchParams(location.search).get("server") ?? location.origin;
+const client = createClient(SudokuService, createGrpcWebTransport({ baseUrl: serverUrl }));
+
+function element<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`missing #${id}`);
+  return found as T;
+}
+
+/** Puzzle text as 81 cells ('.' for empty), or an explanation of what is wrong. */
+function normalize(text: string): { cells: string } | { error: string } {
+  const kept = text.replace(/[\s|+\-]/g, "");
+  const bad = kept.search(/[^0-9._]/);
+  if (bad >= 0) return { error: `character '${kept[bad]}' at cell ${bad + 1} is not a digit, '.', '0' or '_'` };
+  if (kept.length !== 81) return { error: `the puzzle has ${kept.length} cells; it needs 81` };
+  return { cells: kept.replace(/[0_]/g, ".") };
+}
+
+/** One board being solved: its cells, counters, depth plot and stream. */
+class Panel {
+  readonly root: HTMLElement;
+  private readonly cells: HTMLElement[] = [];
+  private readonly plot: HTMLCanvasElement;
+  private readonly field: Record<string, HTMLElement> = {};
+  private readonly message: HTMLElement;
+
+  // Search state, updated per step.
+  private digits = new Uint8Array(81);
+  private reasons = new Uint8Array(81);
+  private given = new Uint8Array(81);
+  private undone = new Uint8Array(81); // backtracked since the last frame
+  private dirty = new Uint8Array(81);
+  private placements = 0;
+  private backtracks = 0;
+  private guesses = 0;
+  private depth = 0;
+  private maxDepth = 0;
+  private depths: number[] = [];
+  private started = 0;
+  private ended = 0;
+  private rateMark = { time: 0, steps: 0, rate: 0 };
+  private running = false;
+  private frame = 0;
+  private abort: AbortController | null = null;
+  /** The error the last run ended with, if any. */
+  failure: ConnectError | null = null;
+
+  constructor(container: HTMLElement, readonly name: string) {
+    this.root = document.createElement("section");
+    this.root.className = "panel";
+    this.root.dataset.panel = name;
+    this.root.innerHTML = `
+      <h2 class="title"></h2>
+      <div class="board" role="grid" aria-label="board ${name}"></div>
+      <dl class="counters">
+        <div><dt>placements</dt><dd data-field="placements">0</dd></div>
+        <div><dt>backtracks</dt><dd data-field="backtracks">0</dd></div>
+        <div><dt>guesses</dt><dd data-field="guesses">0</dd></div>
+        <div><dt>depth</dt><dd data-field="depth">0</dd></div>
+        <div><dt>steps/s</dt><dd data-field="rate">0</dd></div>
+        <div><dt>elapsed</dt><dd data-field="elapsed">0.0 s</dd></div>
+      </dl>
+      <canvas class="plot" width="360" height="90" aria-label="depth over time"></canvas>
+      <p class="status" data-field="status">ready</p>
+      <p class="server-stats" data-field="server"></p>`;
+    container.appendChild(this.root);
+    const board = this.root.querySelector(".board") as HTMLElement;
+    for (let i = 0; i < 81; i++) {
+      const cell = document.createElement("div");
+      cell.className = "cell";
+      cell.dataset.cell = String(i);
+      if (i % 9 === 2 || i % 9 === 5) cell.classList.add("box-right");
+      if (Math.floor(i / 9) === 2 || Math.floor(i / 9) === 5) cell.classList.add("box-bottom");
+      board.appendChild(cell);
+      this.cells.push(cell);
+    }
+    for (const node of this.root.querySelectorAll<HTMLElement>("[data-field]")) {
+      this.field[node.dataset.field as string] = node;
+    }
+    this.plot = this.root.querySelector(".plot") as HTMLCanvasElement;
+    this.message = this.field.status;
+  }
+
+  /** Shows the givens of `cells` and clears everything else. */
+  reset(cells: string, title: string): void {
+    for (let i = 0; i < 81; i++) {
+      const digit = cells[i] === "." ? 0 : Number(cells[i]);
+      this.digits[i] = digit;
+      this.given[i] = digit ? 1 : 0;
+      this.reasons[i] = 0;
+      this.dirty[i] = 1;
+    }
+    this.undone.fill(0);
+    this.placements = this.backtracks = this.guesses = this.depth = this.maxDepth = 0;
+    this.depths = [];
+    this.started = performance.now();
+    this.ended = 0;
+    this.rateMark = { time: this.started, steps: 0, rate: 0 };
+    (this.root.querySelector(".title") as HTMLElement).textContent = title;
+    this.field.server.textContent = "";
+    this.root.dataset.state = "ready";
+    this.setStatus("ready", false);
+    this.draw();
+  }
+
+  setStatus(text: string, isError: boolean): void {
+    this.message.textContent = text;
+    this.message.classList.toggle("error", isError);
+  }
+
+  /** Streams a solve and animates it; resolves when the stream ends. */
+  async run(puzzle: string, algorithm: Algorithm, intervalMs: number, maxSteps: bigint): Promise<void> {
+    this.abort?.abort();
+    const abort = new AbortController();
+    this.abort = abort;
+    this.running = true;
+    this.failure = null;
+    this.root.dataset.state = "running";
+    this.setStatus("solving…", false);
+    this.scheduleFrame();
+    try {
+      const stream = client.solveSteps(
+        { puzzle, algorithm, stepIntervalMs: intervalMs, maxSteps, maxBatch: 0 },
+        { signal: abort.signal },
+      );
+      for await (const response of stream) {
+        const event = response.event;
+        if (event.case === "steps") {
+          for (const step of event.value.steps) this.apply(step);
+        } else if (event.case === "finished") {
+          this.finish(event.value);
+        }
+      }
+    } catch (error) {
+      const failure = ConnectError.from(error);
+      if (failure.code === Code.Canceled && abort.signal.aborted) {
+        this.setStatus("stopped", false);
+        this.root.dataset.state = "stopped";
+      } else {
+        this.failure = failure;
+        this.setStatus(describe(failure), true);
+        this.root.dataset.state = "error";
+      }
+    } finally {
+      if (this.abort === abort) this.abort = null;
+      this.running = false;
+      this.ended = performance.now();
+      this.draw();
+    }
+  }
+
+  stop(): void {
+    this.abort?.abort();
+  }
+
+  private apply(step: Step): void {
+    const cell = step.row * 9 + step.col;
+    this.depth = step.depth;
+    if (step.depth > this.maxDepth) this.maxDepth = step.depth;
+    if (step.kind === StepKind.PLACE) {
+      this.digits[cell] = step.digit;
+      this.reasons[cell] = step.reason;
+      this.undone[cell] = 0;
+      this.placements++;
+      if (step.reason === Reason.GUESS) this.guesses++;
+    } else if (step.kind === StepKind.BACKTRACK) {
+      this.digits[cell] = 0;
+      this.undone[cell] = 1;
+      this.backtracks++;
+    }
+    this.dirty[cell] = 1;
+  }
+
+  private finish(finished: Finished): void {
+    const stats = finished.stats;
+    const solved = finished.outcome === Outcome.SOLVED;
+    this.root.dataset.state = solved ? "solved" : "unsolvable";
+    this.setStatus(solved ? "solved" : "no solution exists", false);
+    // The board is the replay of the steps; it must match the server's solution.
+    if (solved && Array.from(this.digits).join("") !== finished.solution) {
+      this.setStatus("solved, but the replayed steps differ from the server's solution", true);
+    }
+    if (stats) {
+      const server = this.field.server;
+      server.dataset.placements = String(stats.placements);
+      server.dataset.backtracks = String(stats.backtracks);
+      server.dataset.guesses = String(stats.guesses);
+      server.textContent =
+        `server: ${stats.placements} placements, ${stats.backtracks} backtracks, ` +
+        `${stats.guesses} guesses, ${(Number(stats.elapsedMicros) / 1000).toFixed(1)} ms of search`;
+    }
+  }
+
+  private scheduleFrame(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+      if (this.running) this.scheduleFrame();
+    });
+  }
+
+  /** Draws what changed since the last frame. */
+  private draw(): void {
+    for (let i = 0; i < 81; i++) {
+      if (!this.dirty[i] && !this.undone[i]) continue;
+      const cell = this.cells[i];
+      const digit = this.digits[i];
+      cell.textContent = digit ? String(digit) : "";
+      cell.className = "cell";
+      if (i % 9 === 2 || i % 9 === 5) cell.classList.add("box-right");
+      if (Math.floor(i / 9) === 2 || Math.floor(i / 9) === 5) cell.classList.add("box-bottom");
+      if (this.given[i]) cell.classList.add("given");
+      else if (digit) cell.classList.add(REASON_CLASS[this.reasons[i] as Reason] ?? "r-other");
+      else if (this.undone[i]) cell.classList.add("undone");
+      this.dirty[i] = this.undone[i]; // an undone cell fades on the next frame
+      this.undone[i] = 0;
+    }
+    const now = this.running ? performance.now() : this.ended || performance.now();
+    const steps = this.placements + this.backtracks;
+    if (!this.running) {
+      // Over: the average over the whole run.
+      this.rateMark.rate = (steps * 1000) / Math.max(1, now - this.started);
+    } else if (now - this.rateMark.time >= 500) {
+      this.rateMark.rate = ((steps - this.rateMark.steps) * 1000) / (now - this.rateMark.time);
+      this.rateMark = { time: now, steps, rate: this.rateMark.rate };
+    }
+    this.field.placements.textContent = String(this.placements);
+    this.field.backtracks.textContent = String(this.backtracks);
+    this.field.guesses.textContent = String(this.guesses);
+    this.field.depth.textContent = `${this.depth} (max ${this.maxDepth})`;
+    this.field.rate.textContent = Math.round(this.rateMark.rate).toLocaleString("en");
+    this.field.elapsed.textContent = `${((now - this.started) / 1000).toFixed(1)} s`;
+    if (this.running) this.depths.push(this.depth);
+    this.drawPlot();
+  }
+
+  private drawPlot(): void {
+    const context = this.plot.getContext("2d");
+    if (!context) return;
+    const { width, height } = this.plot;
+    context.clearRect(0, 0, width, height);
+    const points = this.depths;
+    if (points.length < 2) return;
+    const top = Math.max(1, this.maxDepth);
+    context.strokeStyle = "#3b6ea5";
+    context.lineWidth = 1.5;
+    context.beginPath();
+    for (let i = 0; i < points.length; i++) {
+      const x = (i / (points.length - 1)) * (width - 4) + 2;
+      const y = height - 2 - (points[i] / top) * (height - 4);
+      if (i === 0) context.moveTo(x, y);
+      else context.lineTo(x, y);
+    }
+    context.stroke();
+  }
+}
+
+/** A server error as a person should read it. */
+function describe(error: ConnectError): string {
+  const what: Partial<Record<Code, string>> = {
+    [Code.InvalidArgument]: "rejected",
+    [Code.ResourceExhausted]: "limit reached",
+    [Code.DeadlineExceeded]: "out of time",
+    [Code.Unavailable]: "server unavailable",
+    [Code.Unauthenticated]: "not allowed",
+  };
+  return `${what[error.code] ?? Code[error.code]}: ${error.rawMessage}`;
+}
+
+function main(): void {
+  const puzzle = element<HTMLTextAreaElement>("puzzle");
+  const sample = element<HTMLSelectElement>("sample");
+  const algorithm = element<HTMLSelectElement>("algorithm");
+  const second = element<HTMLSelectElement>("algorithm-b");
+  const race = element<HTMLInputElement>("race");
+  const pace = element<HTMLSelectElement>("pace");
+  const limit = element<HTMLInputElement>("max-steps");
+  const start = element<HTMLButtonElement>("start");
+  const stop = element<HTMLButtonElement>("stop");
+  const inputError = element<HTMLElement>("input-error");
+  const boards = element<HTMLElement>("boards");
+
+  for (const [name, text] of SAMPLES) sample.add(new Option(name, text));
+  for (const select of [algorithm, second]) {
+    for (const [value, name] of ALGORITHMS) select.add(new Option(name, String(value)));
+  }
+  second.value = String(Algorithm.BACKTRACKING);
+  puzzle.value = SAMPLES[0][1];
+  sample.addEventListener("change", () => {
+    puzzle.value = sample.value;
+  });
+  const syncRace = () => {
+    second.disabled = !race.checked;
+    panels[1].root.hidden = !race.checked;
+  };
+  const panels = [new Panel(boards, "a"), new Panel(boards, "b")];
+  race.addEventListener("change", syncRace);
+  syncRace();
+  const idle = normalize(puzzle.value);
+  if ("cells" in idle) for (const panel of panels) panel.reset(idle.cells, "");
+
+  start.addEventListener("click", async () => {
+    inputError.textContent = "";
+    const checked = normalize(puzzle.value);
+    // The server checks too (and says where a conflict is); this catches typos early.
+    const cells = "cells" in checked ? checked.cells : puzzle.value;
+    if ("error" in checked) inputError.textContent = checked.error;
+    const perSecond = Number(pace.value);
+    const interval = perSecond > 0 ? Math.max(1, Math.round(1000 / perSecond)) : 0;
+    const maxSteps = BigInt(Math.max(0, Math.floor(Number(limit.value) || 0)));
+    const chosen = [Number(algorithm.value) as Algorithm];
+    if (race.checked) chosen.push(Number(second.value) as Algorithm);
+    start.disabled = true;
+    stop.disabled = false;
+    const runs = chosen.map((choice, index) => {
+      const panel = panels[index];
+      const label = ALGORITHMS.find(([value]) => value === choice)?.[1] ?? "";
+      panel.reset("cells" in checked ? cells : ".".repeat(81), label);
+      return panel.run(cells, choice, interval, maxSteps);
+    });
+    await Promise.all(runs);
+    // A rejected puzzle is an input error: say it next to the input as well.
+    const rejected = panels.find((panel) => panel.failure?.code === Code.InvalidArgument);
+    if (rejected?.failure) inputError.textContent = rejected.failure.rawMessage;
+    start.disabled = false;
+    stop.disabled = true;
+  });
+  stop.addEventListener("click", () => {
+    for (const panel of panels) panel.stop();
+  });
+  element<HTMLElement>("server").textContent = serverUrl;
+}
+
+main();

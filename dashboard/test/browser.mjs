@@ -1,0 +1,134 @@
+// Real-browser test of the dashboard: headless Debian chromium driven by
+// playwright-core against the real sudokud binary (started here on a free port).
+//
+//   node test/browser.mjs [--binary PATH] [--screenshots DIR]
+//
+// Solves a puzzle on the page, checks the grid shown against `sudokud solve` (an
+// independent path through the engine, no server) and against Sudoku's rules, checks
+// the page's counters against the server's `finished` statistics, submits a bad
+// puzzle and checks the error text, and saves screenshots.
+
+import { spawn, execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { resolve } from "node:path";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { chromium } from "playwright-core";
+
+function option(name, fallback) {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : fallback;
+}
+
+const binary = resolve(option("--binary", "../target/debug/sudokud"));
+const screenshots = resolve(option("--screenshots", "../target/ci"));
+const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+mkdirSync(screenshots, { recursive: true });
+
+/** Starts the server on port 0 and resolves with its address, from its log. */
+function startServer() {
+  const child = spawn(binary, ["--listen", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
+  return new Promise((done, fail) => {
+    const lines = createInterface({ input: child.stderr });
+    lines.on("line", (line) => {
+      const found = line.match(/serving gRPC address=(\S+)/);
+      if (found) done({ child, address: found[1] });
+    });
+    child.on("exit", (code) => fail(new Error(`sudokud exited early with ${code}`)));
+  });
+}
+
+/** True when `grid` (81 digits) obeys Sudoku's rules and keeps the givens. */
+function isSolution(puzzle, grid) {
+  if (!/^[1-9]{81}$/.test(grid)) return false;
+  for (let i = 0; i < 81; i++) if (puzzle[i] !== "." && puzzle[i] !== grid[i]) return false;
+  const units = [];
+  for (let k = 0; k < 9; k++) {
+    const row = [], col = [], box = [];
+    for (let j = 0; j < 9; j++) {
+      row.push(k * 9 + j);
+      col.push(j * 9 + k);
+      box.push((Math.floor(k / 3) * 3 + Math.floor(j / 3)) * 9 + (k % 3) * 3 + (j % 3));
+    }
+    units.push(row, col, box);
+  }
+  return units.every((unit) => new Set(unit.map((i) => grid[i])).size === 9);
+}
+
+const server = await startServer();
+const browser = await chromium.launch({
+  executablePath: browserPath,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+});
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+const pageErrors = [];
+page.on("pageerror", (error) => pageErrors.push(String(error)));
+
+test.after(async () => {
+  await browser.close();
+  server.child.kill("SIGTERM");
+});
+
+test("the dashboard solves a hard puzzle and shows the server's statistics", async () => {
+  await page.goto(`http://${server.address}/`);
+  await page.selectOption("#sample", { label: "Easter Monster" });
+  const puzzle = (await page.inputValue("#puzzle")).trim();
+  await page.selectOption("#algorithm", { label: "propagation (singles + fewest candidates)" });
+  await page.selectOption("#pace", "0");
+  await page.click("#start");
+  const panel = page.locator('[data-panel="a"]');
+  await panel.locator('[data-field="server"][data-placements]').waitFor({ timeout: 60_000 });
+  assert.equal(await panel.getAttribute("data-state"), "solved");
+
+  const shown = await panel.locator(".cell").allTextContents();
+  const grid = shown.join("");
+  const expected = execFileSync(binary, ["solve", "--threads", "1"], { input: `${puzzle}\n` })
+    .toString()
+    .trim();
+  assert.ok(isSolution(puzzle, grid), `not a solution: ${grid}`);
+  assert.equal(grid, expected);
+
+  const reported = panel.locator('[data-field="server"]');
+  for (const name of ["placements", "backtracks", "guesses"]) {
+    const counted = await panel.locator(`[data-field="${name}"]`).textContent();
+    assert.equal(counted, await reported.getAttribute(`data-${name}`), name);
+  }
+  assert.ok(Number(await reported.getAttribute("data-guesses")) > 0, "a hard puzzle needs guesses");
+  assert.equal(await panel.locator(".status").textContent(), "solved");
+  await page.screenshot({ path: `${screenshots}/dashboard-solved.png`, fullPage: true });
+});
+
+test("a race runs two algorithms side by side", async () => {
+  await page.goto(`http://${server.address}/`);
+  await page.selectOption("#sample", { label: "Project Euler 96 #1 (easy)" });
+  await page.check("#race");
+  await page.selectOption("#algorithm", { label: "bitboard (fastest)" });
+  await page.selectOption("#algorithm-b", { label: "plain backtracking" });
+  await page.selectOption("#pace", "0");
+  await page.click("#start");
+  for (const name of ["a", "b"]) {
+    const panel = page.locator(`[data-panel="${name}"]`);
+    await panel.locator('[data-field="server"][data-placements]').waitFor({ timeout: 60_000 });
+    assert.equal(await panel.getAttribute("data-state"), "solved", name);
+  }
+  const a = (await page.locator('[data-panel="a"] .cell').allTextContents()).join("");
+  const b = (await page.locator('[data-panel="b"] .cell').allTextContents()).join("");
+  assert.equal(a, b);
+  await page.screenshot({ path: `${screenshots}/dashboard-race.png`, fullPage: true });
+});
+
+test("a bad puzzle shows the server's error next to the input", async () => {
+  await page.goto(`http://${server.address}/`);
+  // Two 5s in the first row: well-formed, so only the server can tell.
+  const bad = `55${".".repeat(79)}`;
+  await page.fill("#puzzle", bad);
+  await page.click("#start");
+  const error = page.locator("#input-error");
+  await page.waitForFunction(() => document.querySelector("#input-error")?.textContent !== "");
+  const text = await error.textContent();
+  assert.match(text, /invalid puzzle/);
+  assert.match(text, /r1c1 and r1c2 both hold 5/);
+  await page.screenshot({ path: `${screenshots}/dashboard-error.png`, fullPage: true });
+  assert.deepEqual(pageErrors, []);
+});
