@@ -44,6 +44,29 @@ enum Command {
     /// Load a running server: N concurrent callers for S seconds; prints calls/s
     /// (steps/s for streams) and latency percentiles.
     Load(LoadArgs),
+    /// Watch a solve live: the board and counters redrawn in the terminal, or one
+    /// line per step when stdout is not a terminal; then the final grid and stats.
+    Watch(WatchArgs),
+}
+
+#[derive(Debug, Args)]
+struct WatchArgs {
+    #[command(flatten)]
+    connect: ConnectArgs,
+    /// Bearer token for servers that require one.
+    #[arg(long, env = "SUDOKUD_AUTH_TOKEN", hide_env_values = true)]
+    auth_token: Option<String>,
+    /// The search to watch.
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::Default)]
+    algorithm: AlgorithmArg,
+    /// Steps per second, at most 1,000 (0: as fast as the server goes).
+    #[arg(long, default_value_t = 0.0)]
+    pace: f64,
+    /// Stop after this many steps (0: the server's cap).
+    #[arg(long, default_value_t = 0)]
+    max_steps: u64,
+    /// The puzzle (81 cells, `.` or `0` for empty), or `-` to read a line from stdin.
+    puzzle: String,
 }
 
 #[derive(Debug, Args)]
@@ -313,6 +336,7 @@ pub fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench(args),
         Some(Command::Health(args)) => health(args),
         Some(Command::Load(args)) => load(args),
+        Some(Command::Watch(args)) => watch(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -670,5 +694,47 @@ fn load(args: LoadArgs) -> CliResult {
             status.message()
         )?;
     }
+    Ok(())
+}
+
+fn watch(args: WatchArgs) -> CliResult {
+    let puzzle = if args.puzzle == "-" {
+        let mut line = String::new();
+        io::stdin().read_line(&mut line)?;
+        line.trim().to_owned()
+    } else {
+        args.puzzle.clone()
+    };
+    let interval_ms = if args.pace > 0.0 {
+        (1000.0 / args.pace).round().clamp(1.0, f64::from(u32::MAX)) as u32
+    } else {
+        0
+    };
+    let request = crate::pb::SolveStepsRequest {
+        puzzle,
+        algorithm: crate::convert::algorithm_to_pb(args.algorithm.engine()).into(),
+        max_steps: args.max_steps,
+        max_batch: 0,
+        step_interval_ms: interval_ms,
+    };
+    let target = args.connect.target(args.auth_token.clone())?;
+    let view = if io::stdout().is_terminal() {
+        crate::watch::View::Terminal
+    } else {
+        crate::watch::View::Lines
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let channel = target.connect(None).await?;
+        let mut out = BufWriter::new(io::stdout().lock());
+        crate::watch::watch(channel, request, target.authorization()?, view, &mut out)
+            .await
+            .map_err(|error| match error.downcast::<tonic::Status>() {
+                Ok(status) => format!("{:?}: {}", status.code(), status.message()).into(),
+                Err(other) => other,
+            })
+    })?;
     Ok(())
 }

@@ -18,7 +18,8 @@
 //! - [`load`]: the load generator behind `sudokud load`.
 //! - [`metrics`]: Prometheus metrics and their `/metrics` listener.
 //! - [`client`]: how the command-line clients reach a server (address, TLS, token).
-//! - [`cli`]: the command line (`serve`, `solve`, `bench`, `health`, `load`);
+//! - [`watch`]: the terminal view behind `sudokud watch`.
+//! - [`cli`]: the command line (`serve`, `solve`, `bench`, `health`, `load`, `watch`);
 //!   `main.rs` only calls it.
 
 pub mod bench;
@@ -32,6 +33,7 @@ pub mod metrics;
 pub mod server;
 pub mod service;
 pub mod solver;
+pub mod watch;
 
 /// Protobuf messages and tonic stubs of `sudoku.v1`.
 pub mod pb {

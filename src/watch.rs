@@ -1,0 +1,266 @@
+//! `sudokud watch`: follows one `SolveSteps` stream in the terminal. On a terminal it
+//! redraws the board (coloured by reason) and the counters at most 30 times a
+//! second; otherwise it prints one line per step. Either way it ends with the final
+//! grid and the server's statistics.
+
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+use tonic::Request;
+use tonic::metadata::{Ascii, MetadataValue};
+use tonic::transport::Channel;
+
+use crate::pb::solve_steps_response::Event;
+use crate::pb::sudoku_service_client::SudokuServiceClient;
+use crate::pb::{self, Reason, StepKind};
+
+/// How to show the stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// Redraw the board in place (ANSI escapes).
+    Terminal,
+    /// One line per step, for pipes and logs.
+    Lines,
+}
+
+/// Why watching failed.
+pub type WatchError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The board as the steps have built it, and counters.
+struct Board {
+    digits: [u8; 81],
+    given: [bool; 81],
+    reasons: [i32; 81],
+    placements: u64,
+    backtracks: u64,
+    guesses: u64,
+    depth: u32,
+    max_depth: u32,
+}
+
+impl Board {
+    fn new(puzzle: &str) -> Self {
+        let mut digits = [0u8; 81];
+        for (cell, byte) in puzzle.bytes().take(81).enumerate() {
+            if byte.is_ascii_digit() {
+                digits[cell] = byte - b'0';
+            }
+        }
+        Board {
+            digits,
+            given: digits.map(|digit| digit != 0),
+            reasons: [0; 81],
+            placements: 0,
+            backtracks: 0,
+            guesses: 0,
+            depth: 0,
+            max_depth: 0,
+        }
+    }
+
+    fn apply(&mut self, step: &pb::Step) {
+        let cell = (step.row * 9 + step.col) as usize;
+        if cell >= 81 {
+            return;
+        }
+        self.depth = step.depth;
+        self.max_depth = self.max_depth.max(step.depth);
+        match step.kind() {
+            StepKind::Place => {
+                self.digits[cell] = u8::try_from(step.digit).unwrap_or(0);
+                self.reasons[cell] = step.reason;
+                self.placements += 1;
+                if step.reason() == Reason::Guess {
+                    self.guesses += 1;
+                }
+            }
+            StepKind::Backtrack => {
+                self.digits[cell] = 0;
+                self.backtracks += 1;
+            }
+            StepKind::Unspecified => {}
+        }
+    }
+
+    fn line(&self) -> String {
+        self.digits
+            .iter()
+            .map(|&digit| {
+                if digit == 0 {
+                    '.'
+                } else {
+                    char::from(b'0' + digit)
+                }
+            })
+            .collect()
+    }
+
+    /// The grid, nine rows with box separators; `colour` adds ANSI colours.
+    fn grid(&self, colour: bool) -> String {
+        let mut text = String::new();
+        for row in 0..9 {
+            if row == 3 || row == 6 {
+                text.push_str("------+-------+------\n");
+            }
+            for col in 0..9 {
+                if col == 3 || col == 6 {
+                    text.push_str("| ");
+                }
+                let cell = row * 9 + col;
+                let digit = self.digits[cell];
+                let glyph = if digit == 0 {
+                    '.'
+                } else {
+                    char::from(b'0' + digit)
+                };
+                if colour && digit != 0 {
+                    let code = if self.given[cell] {
+                        "1"
+                    } else {
+                        reason_colour(self.reasons[cell])
+                    };
+                    text.push_str(&format!("\x1b[{code}m{glyph}\x1b[0m "));
+                } else {
+                    text.push(glyph);
+                    text.push(' ');
+                }
+            }
+            text.pop();
+            text.push('\n');
+        }
+        text
+    }
+}
+
+/// ANSI colour of a placement by its reason.
+fn reason_colour(reason: i32) -> &'static str {
+    match Reason::try_from(reason) {
+        Ok(Reason::NakedSingle) => "34",
+        Ok(Reason::HiddenSingle) => "32",
+        Ok(Reason::LockedCandidates) => "35",
+        Ok(Reason::Guess) => "33",
+        _ => "0",
+    }
+}
+
+fn reason_name(reason: i32) -> &'static str {
+    match Reason::try_from(reason) {
+        Ok(Reason::NakedSingle) => "naked-single",
+        Ok(Reason::HiddenSingle) => "hidden-single",
+        Ok(Reason::LockedCandidates) => "locked-candidates",
+        Ok(Reason::Guess) => "guess",
+        _ => "-",
+    }
+}
+
+/// Streams `request` and shows it on `out`; returns the `finished` message.
+pub async fn watch(
+    channel: Channel,
+    request: pb::SolveStepsRequest,
+    authorization: Option<MetadataValue<Ascii>>,
+    view: View,
+    out: &mut impl Write,
+) -> Result<pb::Finished, WatchError> {
+    let mut call = Request::new(request.clone());
+    if let Some(value) = authorization {
+        call.metadata_mut().insert("authorization", value);
+    }
+    let mut stream = SudokuServiceClient::new(channel)
+        .solve_steps(call)
+        .await?
+        .into_inner();
+    let mut board = Board::new(&request.puzzle);
+    let begun = Instant::now();
+    let mut drawn = begun - Duration::from_secs(1);
+    let mut finished = None;
+    while let Some(message) = stream.message().await? {
+        match message.event {
+            Some(Event::Started(started)) => board = Board::new(&started.puzzle),
+            Some(Event::Steps(batch)) => {
+                for step in &batch.steps {
+                    board.apply(step);
+                    if view == View::Lines {
+                        writeln!(
+                            out,
+                            "{} {} r{}c{} {} {} depth={}",
+                            step.seq,
+                            if step.kind() == StepKind::Backtrack {
+                                "backtrack"
+                            } else {
+                                "place"
+                            },
+                            step.row + 1,
+                            step.col + 1,
+                            step.digit,
+                            reason_name(step.reason),
+                            step.depth
+                        )?;
+                    }
+                }
+                if view == View::Terminal && drawn.elapsed() >= Duration::from_millis(33) {
+                    draw(out, &board, begun.elapsed())?;
+                    drawn = Instant::now();
+                }
+            }
+            Some(Event::Finished(last)) => finished = Some(last),
+            None => {}
+        }
+    }
+    let finished = finished.ok_or("the stream ended without a finished message")?;
+    if view == View::Terminal {
+        draw(out, &board, begun.elapsed())?;
+    }
+    report(out, &board, &finished, view)?;
+    Ok(finished)
+}
+
+/// Redraws the board and counters from the top of the screen.
+fn draw(out: &mut impl Write, board: &Board, elapsed: Duration) -> io::Result<()> {
+    let steps = board.placements + board.backtracks;
+    let rate = steps as f64 / elapsed.as_secs_f64().max(1e-6);
+    write!(out, "\x1b[H\x1b[2J{}", board.grid(true))?;
+    writeln!(
+        out,
+        "\nplacements {}  backtracks {}  guesses {}  depth {} (max {})\n{:.0} steps/s  {:.1} s",
+        board.placements,
+        board.backtracks,
+        board.guesses,
+        board.depth,
+        board.max_depth,
+        rate,
+        elapsed.as_secs_f64()
+    )?;
+    out.flush()
+}
+
+/// The final grid and the server's statistics.
+fn report(
+    out: &mut impl Write,
+    board: &Board,
+    finished: &pb::Finished,
+    view: View,
+) -> io::Result<()> {
+    let outcome = match finished.outcome() {
+        pb::Outcome::Solved => "solved",
+        pb::Outcome::Unsolvable => "unsolvable",
+        pb::Outcome::Unspecified => "unknown",
+    };
+    writeln!(out, "outcome: {outcome}")?;
+    if view == View::Lines {
+        writeln!(out, "{}", board.grid(false).trim_end())?;
+    }
+    if !finished.solution.is_empty() {
+        writeln!(out, "solution: {}", finished.solution)?;
+        if board.line() != finished.solution {
+            writeln!(out, "warning: the replayed steps differ from the solution")?;
+        }
+    }
+    if let Some(stats) = finished.stats {
+        writeln!(
+            out,
+            "stats: placements {} backtracks {} guesses {} search {} µs",
+            stats.placements, stats.backtracks, stats.guesses, stats.elapsed_micros
+        )?;
+    }
+    out.flush()
+}
