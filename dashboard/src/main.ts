@@ -362,9 +362,13 @@ function main(): void {
       return panel.run(cells, choice, interval, maxSteps);
     });
     await Promise.all(runs);
-    // A rejected puzzle is an input error: say it next to the input as well.
-    const rejected = panels.find((panel) => panel.failure?.code === Code.InvalidArgument);
-    if (rejected?.failure) inputError.textContent = rejected.failure.rawMessage;
+    // Say what went wrong next to the input as well: a rejected puzzle as the
+    // server words it, a limit or other failure with what kind it was.
+    const failed = panels.find((panel) => panel.failure !== null)?.failure;
+    if (failed) {
+      inputError.textContent =
+        failed.code === Code.InvalidArgument ? failed.rawMessage : describe(failed);
+    }
     start.disabled = false;
     stop.disabled = true;
   });

@@ -132,3 +132,48 @@ test("a bad puzzle shows the server's error next to the input", async () => {
   await page.screenshot({ path: `${screenshots}/dashboard-error.png`, fullPage: true });
   assert.deepEqual(pageErrors, []);
 });
+
+test("a step limit ends the run with a clear message", async () => {
+  await page.goto(`http://${server.address}/`);
+  await page.selectOption("#sample", { label: "Norvig's slowest (top95)" });
+  await page.selectOption("#algorithm", { label: "plain backtracking" });
+  await page.selectOption("#pace", "0");
+  await page.fill("#max-steps", "500");
+  await page.click("#start");
+  const panel = page.locator('[data-panel="a"]');
+  await page.waitForFunction(() => document.querySelector('[data-panel="a"]')?.dataset.state === "error");
+  assert.equal(await panel.locator('[data-field="placements"]').textContent().then(Number) +
+    await panel.locator('[data-field="backtracks"]').textContent().then(Number), 500);
+  assert.match(await page.locator("#input-error").textContent(), /limit reached: step limit/);
+  assert.deepEqual(pageErrors, []);
+});
+
+test("an unthrottled run keeps the page drawing, and Stop ends it", async () => {
+  await page.goto(`http://${server.address}/`);
+  await page.selectOption("#sample", { label: "Anti-backtracking (17 givens)" });
+  await page.selectOption("#algorithm", { label: "plain backtracking" });
+  await page.selectOption("#pace", "0");
+  await page.click("#start");
+  const panel = page.locator('[data-panel="a"]');
+  // Wait until the steps pour in, then count animation frames over a second.
+  await page.waitForFunction(
+    () => Number(document.querySelector('[data-panel="a"] [data-field="placements"]')?.textContent) > 100000,
+    undefined,
+    { timeout: 60_000 },
+  );
+  const frames = await page.evaluate(
+    () =>
+      new Promise((done) => {
+        let count = 0;
+        const end = performance.now() + 1000;
+        const tick = () => (performance.now() < end ? (count++, requestAnimationFrame(tick)) : done(count));
+        requestAnimationFrame(tick);
+      }),
+  );
+  assert.ok(frames >= 10, `only ${frames} frames in a second while streaming`);
+  await page.screenshot({ path: `${screenshots}/dashboard-running.png`, fullPage: true });
+  await page.click("#stop");
+  await page.waitForFunction(() => document.querySelector('[data-panel="a"]')?.dataset.state === "stopped");
+  assert.equal(await panel.locator(".status").textContent(), "stopped");
+  assert.equal(await page.locator("#input-error").textContent(), "");
+});
