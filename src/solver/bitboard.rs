@@ -77,11 +77,12 @@ impl State {
         stale: BAND,
     };
 
-    /// Solves `bit` of `band` with `digit`: clears it from the other digits and
-    /// clears the digit from the cell's peers. Marks what changed dirty and stale.
+    /// Solves the cells `bits` of `band` (no two of them peers) with `digit`:
+    /// clears them from the other digits and clears the digit from their peers.
+    /// Marks what changed dirty and stale.
     #[inline(always)]
-    fn eliminate(&mut self, digit: usize, band: usize, bit: u32) {
-        let index = bit.trailing_zeros() as usize;
+    fn eliminate(&mut self, digit: usize, band: usize, bits: u32) {
+        let bit = bits;
         self.unsolved[band] &= !bit;
         // The band's nine boards sit side by side: one pass clears the cell from
         // all of them, then the digit's own board gets its peers cleared instead.
@@ -94,16 +95,24 @@ impl State {
             *board = before & !bit;
             changed |= u32::from(before != *board) << other;
         }
-        let own_after = own_before & !TABLES.peers[index & 31];
+        let mut peers = 0;
+        let mut columns = 0;
+        let mut rest = bits;
+        while rest != 0 {
+            let index = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            peers |= TABLES.peers[index & 31];
+            columns |= TABLES.column[index % 9];
+        }
+        let own_after = own_before & !peers;
         boards[digit] = own_after;
         changed = (changed & !(1 << digit)) | u32::from(own_before != own_after) << digit;
         self.dirty |= changed << at(0, band);
         self.stale |= changed << at(0, band);
-        let column = TABLES.column[index % 9];
         for other_band in OTHER_BANDS[band] {
             let board = at(digit, other_band);
             let before = self.candidates[board];
-            let after = before & !column;
+            let after = before & !columns;
             self.candidates[board] = after;
             let changed = u32::from(before != after) << board;
             self.dirty |= changed;
@@ -247,6 +256,12 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                 state.dirty &= !(1 << board);
                 return Ok(());
             }
+            // The singles sit in different rows and (the matching saw to it)
+            // different boxes; two in one column leave the digit nowhere to go.
+            let columns = (singles | singles >> 9 | singles >> 18) & 0x1FF;
+            if columns.count_ones() != singles.count_ones() {
+                return Err(Fail);
+            }
             let mut rest = singles;
             while rest != 0 {
                 let bit = rest & rest.wrapping_neg();
@@ -256,8 +271,9 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                 } else {
                     Reason::HiddenSingle
                 };
-                self.assign(state, digit, band, bit, reason)?;
+                self.record(digit, band, bit, reason)?;
             }
+            state.eliminate(digit, band, singles);
         }
     }
 
@@ -301,6 +317,15 @@ impl<S: Sink> Search<'_, '_, '_, S> {
         if state.candidates[at(digit, band)] & bit == 0 {
             return Err(Fail);
         }
+        self.record(digit, band, bit, reason)?;
+        state.eliminate(digit, band, bit);
+        Ok(())
+    }
+
+    /// Records the placement of `digit` on `bit` of `band` (the state is the
+    /// caller's to update).
+    #[inline(always)]
+    fn record(&mut self, digit: usize, band: usize, bit: u32, reason: Reason) -> Result<(), Fail> {
         let cell = band * 27 + bit.trailing_zeros() as usize;
         if let Err(why) = self
             .recorder
@@ -313,7 +338,6 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             self.trail
                 .push((cell as u8, digit as u8 + 1, reason, self.depth));
         }
-        state.eliminate(digit, band, bit);
         Ok(())
     }
 
