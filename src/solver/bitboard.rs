@@ -509,14 +509,13 @@ fn shrink(board: u32) -> u32 {
 /// The cells of rows that hold exactly one candidate.
 #[inline(always)]
 fn row_singles(board: u32) -> u32 {
-    let mut singles = 0;
-    for row in 0..3 {
-        let bits = (board >> (9 * row)) & 0x1FF;
-        if bits.is_power_of_two() {
-            singles |= bits << (9 * row);
-        }
+    // Branch-free: a row's bits survive when clearing their lowest one leaves none.
+    #[inline(always)]
+    fn single(bits: u32) -> u32 {
+        let rest = bits & bits.wrapping_sub(1);
+        bits & (u32::from(rest == 0)).wrapping_neg()
     }
-    singles
+    single(board & 0x1FF) | single((board >> 9) & 0x1FF) << 9 | single((board >> 18) & 0x1FF) << 18
 }
 
 /// Lookup tables, computed at compile time.
