@@ -258,8 +258,8 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             }
             // The singles sit in different rows and (the matching saw to it)
             // different boxes; two in one column leave the digit nowhere to go.
-            let columns = (singles | singles >> 9 | singles >> 18) & 0x1FF;
-            if columns.count_ones() != singles.count_ones() {
+            let (top, middle, bottom) = (singles & 0x1FF, (singles >> 9) & 0x1FF, singles >> 18);
+            if top & middle | top & bottom | middle & bottom != 0 {
                 return Err(Fail);
             }
             let mut rest = singles;
