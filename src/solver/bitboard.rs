@@ -472,10 +472,13 @@ fn busiest_cell(state: &State, band: usize, cells: u32) -> (u32, u32) {
         rest ^= bit;
         let index = bit.trailing_zeros() as usize;
         let column = TABLES.column[index % 9];
-        let mut score = (state.unsolved[band] & TABLES.peers[index & 31]).count_ones();
-        for other in OTHER_BANDS[band] {
-            score += (state.unsolved[other] & column).count_ones();
-        }
+        let [first, second] = OTHER_BANDS[band];
+        // One population count: the band's peers in the low 32 bits, the column's
+        // cells in the other bands above them (the second band's shifted by one, so
+        // the two never meet).
+        let elsewhere = (state.unsolved[first] & column) | (state.unsolved[second] & column) << 1;
+        let peers = u64::from(state.unsolved[band] & TABLES.peers[index & 31]);
+        let score = (peers | u64::from(elsewhere) << 32).count_ones();
         if score > best_score {
             best = bit;
             best_score = score;
