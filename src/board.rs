@@ -112,6 +112,19 @@ impl Board {
     /// whitespace and the grid characters `|`, `-`, `+` are skipped.
     pub fn parse(text: &str) -> Result<Board, PuzzleError> {
         let mut cells = [0u8; CELLS];
+        // The common case, 81 cell characters and nothing else, byte by byte.
+        if text.len() == CELLS
+            && text.bytes().zip(cells.iter_mut()).all(|(byte, cell)| {
+                *cell = match byte {
+                    b'1'..=b'9' => byte - b'0',
+                    b'.' | b'0' | b'_' => 0,
+                    _ => return false,
+                };
+                true
+            })
+        {
+            return Board::checked(cells);
+        }
         let mut count = 0usize;
         for (index, character) in text.chars().enumerate() {
             let value = match character {
@@ -134,6 +147,11 @@ impl Board {
         if count != CELLS {
             return Err(PuzzleError::WrongCellCount { found: count });
         }
+        Board::checked(cells)
+    }
+
+    /// The board of `cells`, unless two givens conflict.
+    fn checked(cells: [u8; CELLS]) -> Result<Board, PuzzleError> {
         if let Some((first, second)) = first_conflict(&cells) {
             return Err(PuzzleError::Conflict {
                 first,
@@ -199,10 +217,8 @@ fn first_conflict(cells: &[u8; CELLS]) -> Option<(Cell, Cell)> {
     let mut boxes = [0u16; 9];
     for second in 0..CELLS {
         let digit = cells[second];
-        if digit == 0 {
-            continue;
-        }
-        let bit = 1u16 << digit;
+        // No branch on empty cells: their bit is 0 and never conflicts.
+        let bit = (1u16 << digit) & !1;
         let (row, col, box_) = (row_of(second), col_of(second), box_of(second));
         if (rows[row] | cols[col] | boxes[box_]) & bit != 0 {
             let first = (0..second).find(|&first| {
