@@ -244,11 +244,11 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                 return Ok(());
             }
             let triads = shrink(before);
-            let kept = TABLES.matching[triads as usize];
+            let kept = TABLES.kept_cells[triads as usize];
             if kept == 0 {
                 return Err(Fail);
             }
-            let after = before & TABLES.expand[kept as usize];
+            let after = before & kept;
             state.candidates[board] = after;
             state.stale |= u32::from(after != before) << board;
             let singles = row_singles(after) & state.unsolved[band];
@@ -530,6 +530,9 @@ struct Tables {
     matching: [u16; 512],
     /// 9 triad bits -> the 27 cells they cover.
     expand: [u32; 512],
+    /// 9 triad bits -> the cells of the triads that fit some matching
+    /// (`expand[matching[..]]`, one lookup instead of two).
+    kept_cells: [u32; 512],
     /// For each cell of a band: its peers in the band (row, box, column), itself not
     /// included.
     peers: [u32; 32],
@@ -544,6 +547,7 @@ const fn tables() -> Tables {
         shrink: [0; 512],
         matching: [0; 512],
         expand: [0; 512],
+        kept_cells: [0; 512],
         peers: [0; 32],
         column: [0; 9],
     };
@@ -564,6 +568,11 @@ const fn tables() -> Tables {
         tables.shrink[value] = shrunk;
         tables.expand[value] = expanded;
         tables.matching[value] = matching(value as u16);
+        value += 1;
+    }
+    let mut value = 0;
+    while value < 512 {
+        tables.kept_cells[value] = tables.expand[tables.matching[value] as usize];
         value += 1;
     }
     let mut column = 0;
