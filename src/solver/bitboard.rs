@@ -414,51 +414,43 @@ fn stack_rule(state: &mut State) -> Result<(), Fail> {
     Ok(())
 }
 
-/// The cell to guess on (a band and its bit) and its candidate digits: the
-/// two-candidate cell with the most unsolved peers, else the first cell with the
-/// fewest candidates.
+/// The cell to guess on (a band and its bit) and its candidate digits: among the
+/// cells with the fewest candidates (two, else three, else any), the one with the
+/// most unsolved peers.
 fn choose(state: &State) -> (usize, u32, u16) {
-    let mut pick: Option<(usize, u32)> = None;
-    let mut pick_score = 0u32;
+    // Per band, bit-sliced candidate counts: cells with exactly two, exactly three.
+    let mut classes = [[0u32; 3]; 3];
     for band in 0..3 {
         let unsolved = state.unsolved[band];
-        if unsolved == 0 {
-            continue;
-        }
-        let (mut one, mut two, mut three) = (0, 0, 0);
+        let (mut one, mut two, mut three, mut four) = (0, 0, 0, 0);
         for digit in 0..9 {
             let x = state.candidates[at(digit, band)];
+            four |= three & x;
             three |= two & x;
             two |= one & x;
             one |= x;
         }
-        let pairs = unsolved & two & !three;
-        if pairs != 0 {
-            let (bit, score) = busiest_cell(state, band, pairs);
-            if score > pick_score || pick.is_none() {
-                pick = Some((band, bit));
-                pick_score = score;
+        classes[0][band] = unsolved & two & !three;
+        classes[1][band] = unsolved & three & !four;
+        classes[2][band] = unsolved;
+    }
+    for class in classes {
+        let mut pick: Option<(usize, u32)> = None;
+        let mut pick_score = 0u32;
+        for (band, &cells) in class.iter().enumerate() {
+            if cells != 0 {
+                let (bit, score) = busiest_cell(state, band, cells);
+                if score > pick_score || pick.is_none() {
+                    pick = Some((band, bit));
+                    pick_score = score;
+                }
             }
         }
-    }
-    if let Some((band, bit)) = pick {
-        return (band, bit, digits_of(state, band, bit));
-    }
-    let mut best = (0, 0, 0u16);
-    let mut best_count = u32::MAX;
-    for band in 0..3 {
-        let mut rest = state.unsolved[band];
-        while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
-            rest ^= bit;
-            let digits = digits_of(state, band, bit);
-            if digits.count_ones() < best_count {
-                best = (band, bit, digits);
-                best_count = digits.count_ones();
-            }
+        if let Some((band, bit)) = pick {
+            return (band, bit, digits_of(state, band, bit));
         }
     }
-    best
+    (0, 0, 0)
 }
 
 /// Among `cells` of `band`, the one with the most unsolved peers (the guess that
@@ -490,11 +482,10 @@ fn busiest_cell(state: &State, band: usize, cells: u32) -> (u32, u32) {
 /// The candidate digits (bit `d` for digit `d + 1`) of one cell.
 #[inline(always)]
 fn digits_of(state: &State, band: usize, bit: u32) -> u16 {
+    let index = bit.trailing_zeros();
     let mut digits = 0u16;
     for digit in 0..9 {
-        if state.candidates[at(digit, band)] & bit != 0 {
-            digits |= 1 << digit;
-        }
+        digits |= (((state.candidates[at(digit, band)] >> index) & 1) as u16) << digit;
     }
     digits
 }
