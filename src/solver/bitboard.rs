@@ -39,7 +39,7 @@ pub(super) fn search<S: Sink>(
         depth: 0,
         interrupted: None,
     };
-    let done = search.node(state)?;
+    let done = search.node(&mut state)?;
     if !done {
         // Exhausted: take back what the root propagation placed.
         search.undo_to(Mark::default())?;
@@ -179,8 +179,8 @@ struct Search<'r, 's, 'c, S> {
 
 impl<S: Sink> Search<'_, '_, '_, S> {
     /// Propagates, then guesses; true when the search has found all it wants.
-    fn node(&mut self, mut state: State) -> Result<bool, Interrupted> {
-        if self.propagate(&mut state).is_err() {
+    fn node(&mut self, state: &mut State) -> Result<bool, Interrupted> {
+        if self.propagate(state).is_err() {
             return match self.interrupted {
                 Some(why) => Err(why),
                 None => Ok(false),
@@ -189,16 +189,16 @@ impl<S: Sink> Search<'_, '_, '_, S> {
         if state.unsolved == [0; 3] {
             return Ok(self.found.record(&state.solution()));
         }
-        let (band, bit, mut digits) = choose(&state);
+        let (band, bit, mut digits) = choose(state);
         while digits != 0 {
             let digit = digits.trailing_zeros() as usize;
             digits &= digits - 1;
             let mark = self.mark();
-            let mut child = state;
+            let mut child = *state;
             self.depth += 1;
             let placed = self.assign(&mut child, digit, band, bit, Reason::Guess);
             let done = match (placed, self.interrupted) {
-                (Ok(()), _) => self.node(child),
+                (Ok(()), _) => self.node(&mut child),
                 (Err(Fail), Some(why)) => Err(why),
                 (Err(Fail), None) => Ok(false),
             };
