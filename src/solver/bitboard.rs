@@ -418,9 +418,9 @@ fn stack_rule(state: &mut State) -> Result<(), Fail> {
 /// cells with the fewest candidates (two, else three, else any), the one with the
 /// most unsolved peers.
 fn choose(state: &State) -> (usize, u32, u16) {
-    // Per band, bit-sliced candidate counts: cells with exactly two, exactly three.
-    let mut classes = [[0u32; 3]; 3];
-    for band in 0..3 {
+    // Per band, from bit-sliced candidate counts: the unsolved cells with exactly
+    // two candidates, with exactly three, and all of them.
+    let classes: [[u32; 3]; 3] = std::array::from_fn(|band| {
         let unsolved = state.unsolved[band];
         let (mut one, mut two, mut three, mut four) = (0, 0, 0, 0);
         for digit in 0..9 {
@@ -430,14 +430,12 @@ fn choose(state: &State) -> (usize, u32, u16) {
             two |= one & x;
             one |= x;
         }
-        classes[0][band] = unsolved & two & !three;
-        classes[1][band] = unsolved & three & !four;
-        classes[2][band] = unsolved;
-    }
-    for class in classes {
+        [unsolved & two & !three, unsolved & three & !four, unsolved]
+    });
+    for class in 0..3 {
         let mut pick: Option<(usize, u32)> = None;
         let mut pick_score = 0u32;
-        for (band, &cells) in class.iter().enumerate() {
+        for (band, cells) in classes.iter().map(|per_band| per_band[class]).enumerate() {
             if cells != 0 {
                 let (bit, score) = busiest_cell(state, band, cells);
                 if score > pick_score || pick.is_none() {
