@@ -25,13 +25,7 @@ pub(super) fn search<S: Sink>(
     recorder: &mut Recorder<'_, '_, S>,
     wanted: u32,
 ) -> Result<Found, Interrupted> {
-    let mut state = State::EMPTY;
-    for cell in 0..CELLS {
-        let digit = board.get(cell);
-        if digit != 0 {
-            state.eliminate(usize::from(digit - 1), cell / 27, 1 << (cell % 27));
-        }
-    }
+    let mut state = State::from_givens(board);
     let mut search = Search {
         recorder,
         found: Found::new(wanted),
@@ -76,6 +70,39 @@ impl State {
         dirty: BAND,
         stale: BAND,
     };
+
+    /// The state of a puzzle's givens, built in bulk: every given clears its cell
+    /// from the other digits and its digit from its peers, as `eliminate` would
+    /// one by one.
+    fn from_givens(board: &Board) -> State {
+        let mut filled = [0u32; 3];
+        let mut placed = [[0u32; 3]; 9];
+        for (cell, &value) in board.cells().iter().enumerate() {
+            let bit = u32::from(value != 0) << (cell % 27);
+            filled[cell / 27] |= bit;
+            placed[usize::from(value.max(1) - 1)][cell / 27] |= bit;
+        }
+        let mut state = State::EMPTY;
+        for (digit, bands) in placed.iter().enumerate() {
+            let mut peers = [0u32; 3];
+            let mut columns = 0u32;
+            for (band, &bits) in bands.iter().enumerate() {
+                let mut rest = bits;
+                while rest != 0 {
+                    let index = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    peers[band] |= TABLES.peers[index & 31];
+                    columns |= TABLES.column[index % 9];
+                }
+            }
+            for band in 0..3 {
+                state.candidates[at(digit, band)] =
+                    (BAND & !filled[band] & !peers[band] & !columns) | bands[band];
+            }
+        }
+        state.unsolved = filled.map(|bits| BAND & !bits);
+        state
+    }
 
     /// Solves the cells `bits` of `band` (no two of them peers) with `digit`:
     /// clears them from the other digits and clears the digit from their peers.
