@@ -212,27 +212,43 @@ impl fmt::Debug for Board {
 /// row, column or box and hold the same digit. Bitmasks find that a clash exists;
 /// only then is the earlier cell looked for.
 fn first_conflict(cells: &[u8; CELLS]) -> Option<(Cell, Cell)> {
-    let mut rows = [0u16; 9];
-    let mut cols = [0u16; 9];
-    let mut boxes = [0u16; 9];
+    // Digits seen per unit: rows at 0..9, columns at 9..18, boxes at 18..27.
+    let mut seen = [0u16; 27];
     for second in 0..CELLS {
         let digit = cells[second];
         // No branch on empty cells: their bit is 0 and never conflicts.
-        let bit = (1u16 << digit) & !1;
-        let (row, col, box_) = (row_of(second), col_of(second), box_of(second));
-        if (rows[row] | cols[col] | boxes[box_]) & bit != 0 {
+        let bit = (1u16 << (digit & 15)) & !1;
+        let [row, col, box_] = UNITS[second].map(usize::from);
+        if (seen[row] | seen[col] | seen[box_]) & bit != 0 {
+            let (row, col, box_) = (row_of(second), col_of(second), box_of(second));
             let first = (0..second).find(|&first| {
                 cells[first] == digit
                     && (row_of(first) == row || col_of(first) == col || box_of(first) == box_)
             })?;
             return Some((first, second));
         }
-        rows[row] |= bit;
-        cols[col] |= bit;
-        boxes[box_] |= bit;
+        seen[row] |= bit;
+        seen[col] |= bit;
+        seen[box_] |= bit;
     }
     None
 }
+
+/// For each cell, the indexes of its row, column and box in `first_conflict`'s
+/// table of units.
+const UNITS: [[u8; 3]; CELLS] = {
+    let mut units = [[0u8; 3]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        units[cell] = [
+            row_of(cell) as u8,
+            9 + col_of(cell) as u8,
+            18 + box_of(cell) as u8,
+        ];
+        cell += 1;
+    }
+    units
+};
 
 #[cfg(test)]
 mod tests {
