@@ -487,6 +487,10 @@ where
     let done = AtomicUsize::new(0);
     let results: Vec<Mutex<Vec<String>>> = chunks.iter().map(|_| Mutex::default()).collect();
     let show_progress = io::stderr().is_terminal() && puzzles.len() > CHUNK;
+    if threads <= 1 && !show_progress {
+        // One worker and nothing to draw: no thread to start.
+        return puzzles.iter().map(|text| answer(text)).collect();
+    }
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, chunks.len().max(1)) {
             scope.spawn(|| {
