@@ -165,7 +165,14 @@ class Panel {
         { puzzle, algorithm, stepIntervalMs: intervalMs, maxSteps, maxBatch: 0 },
         { signal: abort.signal },
       );
+      let slice = performance.now();
       for await (const response of stream) {
+        // Buffered messages resolve as microtasks, which would starve rendering
+        // and input: give the event loop a turn every few milliseconds.
+        if (performance.now() - slice > SLICE_MS) {
+          await yieldToBrowser();
+          slice = performance.now();
+        }
         const event = response.event;
         if (event.case === "steps") {
           for (const step of event.value.steps) this.apply(step);
@@ -296,6 +303,23 @@ class Panel {
     }
     context.stroke();
   }
+}
+
+/** The longest stretch of stream processing between two turns of the event loop. */
+const SLICE_MS = 8;
+
+/**
+ * Resolves after the browser has had a turn (input, timers, a frame when due).
+ * A message on a channel is a new task without setTimeout's 4 ms clamp.
+ */
+const turns = new MessageChannel();
+const waiting: Array<() => void> = [];
+turns.port1.onmessage = () => waiting.shift()?.();
+function yieldToBrowser(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    turns.port2.postMessage(null);
+  });
 }
 
 /** A server error as a person should read it. */
