@@ -462,12 +462,12 @@ fn solve(args: SolveArgs) -> CliResult {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let answers = solve_all(&puzzles, threads, |text| {
-        answer_line(text, algorithm, &control, args.count)
+    let answers = solve_all(&puzzles, threads, |text, out| {
+        answer_line(text, algorithm, &control, args.count, out);
     });
-    let mut out = BufWriter::new(io::stdout().lock());
-    for answer in answers {
-        writeln!(out, "{answer}")?;
+    let mut out = io::stdout().lock();
+    for chunk in answers {
+        out.write_all(&chunk)?;
     }
     out.flush()?;
     Ok(())
@@ -477,19 +477,24 @@ fn solve(args: SolveArgs) -> CliResult {
 const CHUNK: usize = 256;
 
 /// Answers every puzzle on `threads` threads, in input order, drawing progress on
-/// stderr when it is a terminal.
-fn solve_all<F>(puzzles: &[&str], threads: usize, answer: F) -> Vec<String>
+/// stderr when it is a terminal. `answer` appends one line per puzzle to a buffer;
+/// the result is the buffers in input order.
+fn solve_all<F>(puzzles: &[&str], threads: usize, answer: F) -> Vec<Vec<u8>>
 where
-    F: Fn(&str) -> String + Sync,
+    F: Fn(&str, &mut Vec<u8>) + Sync,
 {
     let chunks: Vec<&[&str]> = puzzles.chunks(CHUNK).collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let results: Vec<Mutex<Vec<String>>> = chunks.iter().map(|_| Mutex::default()).collect();
+    let results: Vec<Mutex<Vec<u8>>> = chunks.iter().map(|_| Mutex::default()).collect();
     let show_progress = io::stderr().is_terminal() && puzzles.len() > CHUNK;
     if threads <= 1 && !show_progress {
         // One worker and nothing to draw: no thread to start.
-        return puzzles.iter().map(|text| answer(text)).collect();
+        let mut out = Vec::with_capacity(puzzles.len() * 82);
+        for text in puzzles {
+            answer(text, &mut out);
+        }
+        return vec![out];
     }
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, chunks.len().max(1)) {
@@ -499,7 +504,10 @@ where
                     let Some(chunk) = chunks.get(index) else {
                         break;
                     };
-                    let answers: Vec<String> = chunk.iter().map(|text| answer(text)).collect();
+                    let mut answers = Vec::with_capacity(chunk.len() * 82);
+                    for text in *chunk {
+                        answer(text, &mut answers);
+                    }
                     if let Ok(mut slot) = results[index].lock() {
                         *slot = answers;
                     }
@@ -513,7 +521,7 @@ where
     });
     results
         .into_iter()
-        .flat_map(|slot| slot.into_inner().unwrap_or_default())
+        .map(|slot| slot.into_inner().unwrap_or_default())
         .collect()
 }
 
@@ -535,27 +543,48 @@ fn draw_progress(done: &AtomicUsize, total: usize) {
     }
 }
 
-/// One output line for one puzzle line: the solution, `unsolvable`, the solution
-/// count, or `error: ...`.
-fn answer_line(text: &str, algorithm: Algorithm, control: &Control<'_>, count: bool) -> String {
+/// Appends the output line for one puzzle line: the solution, `unsolvable`, the
+/// solution count, or `error: ...`.
+fn answer_line(
+    text: &str,
+    algorithm: Algorithm,
+    control: &Control<'_>,
+    count: bool,
+    out: &mut Vec<u8>,
+) {
     let board = match Board::parse(text) {
         Ok(board) => board,
-        Err(error) => return format!("error: {error}"),
+        Err(error) => {
+            let _ = writeln!(out, "error: {error}");
+            return;
+        }
     };
     let result = if count {
         solver::count_solutions(&board, algorithm, control)
     } else {
         solver::solve(&board, algorithm, control, &mut NoEvents)
     };
-    match result {
-        Ok(report) if count => report.solution_count.to_string(),
+    // Writing to a Vec cannot fail.
+    let _ = match result {
+        Ok(report) if count => writeln!(out, "{}", report.solution_count),
         Ok(report) => match report.solution {
-            Some(solution) => solution.to_line(),
-            None => "unsolvable".to_string(),
+            Some(solution) => {
+                out.extend(
+                    solution
+                        .cells()
+                        .iter()
+                        .map(|&digit| if digit == 0 { b'.' } else { b'0' + digit }),
+                );
+                out.push(b'\n');
+                Ok(())
+            }
+            None => writeln!(out, "unsolvable"),
         },
-        Err(Interrupted::StepLimit { limit }) => format!("error: step limit of {limit} reached"),
-        Err(other) => format!("error: {other:?}"),
-    }
+        Err(Interrupted::StepLimit { limit }) => {
+            writeln!(out, "error: step limit of {limit} reached")
+        }
+        Err(other) => writeln!(out, "error: {other:?}"),
+    };
 }
 
 fn bench(args: BenchArgs) -> CliResult {
