@@ -84,17 +84,9 @@ impl State {
         }
         let mut state = State::EMPTY;
         for (digit, bands) in placed.iter().enumerate() {
-            let mut peers = [0u32; 3];
-            let mut columns = 0u32;
-            for (band, &bits) in bands.iter().enumerate() {
-                let mut rest = bits;
-                while rest != 0 {
-                    let index = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    peers[band] |= TABLES.peers[index & 31];
-                    columns |= TABLES.column[index % 9];
-                }
-            }
+            let reach = bands.map(reach_of);
+            let columns = reach[0].1 | reach[1].1 | reach[2].1;
+            let peers = reach.map(|(peers, _)| peers);
             for band in 0..3 {
                 state.candidates[at(digit, band)] =
                     (BAND & !filled[band] & !peers[band] & !columns) | bands[band];
@@ -109,8 +101,7 @@ impl State {
     /// Marks what changed dirty and stale.
     #[inline(always)]
     fn eliminate(&mut self, digit: usize, band: usize, bits: u32) {
-        let bit = bits;
-        self.unsolved[band] &= !bit;
+        self.unsolved[band] &= !bits;
         // The band's nine boards sit side by side: one pass clears the cell from
         // all of them, then the digit's own board gets its peers cleared instead.
         let first = at(0, band).min(18);
@@ -119,18 +110,10 @@ impl State {
         let mut changed = 0u32;
         for (other, board) in boards.iter_mut().enumerate() {
             let before = *board;
-            *board = before & !bit;
+            *board = before & !bits;
             changed |= u32::from(before != *board) << other;
         }
-        let mut peers = 0;
-        let mut columns = 0;
-        let mut rest = bits;
-        while rest != 0 {
-            let index = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            peers |= TABLES.peers[index & 31];
-            columns |= TABLES.column[index % 9];
-        }
+        let (peers, columns) = reach_of(bits);
         let own_after = own_before & !peers;
         boards[digit] = own_after;
         changed = (changed & !(1 << digit)) | u32::from(own_before != own_after) << digit;
@@ -175,6 +158,21 @@ impl State {
 }
 
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+
+/// What a digit placed on the cells `bits` of a band rules out: their peers in the
+/// band, and their columns (as a column mask for any band).
+#[inline(always)]
+fn reach_of(bits: u32) -> (u32, u32) {
+    let (mut peers, mut columns) = (0, 0);
+    let mut rest = bits;
+    while rest != 0 {
+        let index = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        peers |= TABLES.peers[index & 31];
+        columns |= TABLES.column[index % 9];
+    }
+    (peers, columns)
+}
 
 /// Where a digit's board for a band sits in `State::candidates`: band-major, so the
 /// nine boards of a band are contiguous.
@@ -264,7 +262,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
     fn band_rule(&mut self, state: &mut State, digit: usize, band: usize) -> Result<(), Fail> {
         let board = at(digit, band);
         loop {
-            let before = state.candidates[board & 31];
+            let before = state.candidates[board];
             if before & state.unsolved[band] == 0 {
                 // The digit is placed in all three rows of the band: nothing to learn.
                 state.dirty &= !(1 << board);
@@ -544,10 +542,8 @@ struct Tables {
     /// 9 triad bits -> the triads that belong to some row-to-box matching inside
     /// the triads given (0 when there is none).
     matching: [u16; 512],
-    /// 9 triad bits -> the 27 cells they cover.
-    expand: [u32; 512],
-    /// 9 triad bits -> the cells of the triads that fit some matching
-    /// (`expand[matching[..]]`, one lookup instead of two).
+    /// 9 triad bits -> the cells of the triads that fit some row-to-box matching
+    /// (the matching and its cells in one lookup).
     kept_cells: [u32; 512],
     /// For each cell of a band: its peers in the band (row, box, column), itself not
     /// included.
@@ -562,7 +558,6 @@ const fn tables() -> Tables {
     let mut tables = Tables {
         shrink: [0; 512],
         matching: [0; 512],
-        expand: [0; 512],
         kept_cells: [0; 512],
         peers: [0; 32],
         column: [0; 9],
@@ -570,25 +565,16 @@ const fn tables() -> Tables {
     let mut value = 0;
     while value < 512 {
         let mut shrunk = 0u8;
-        let mut expanded = 0u32;
         let mut triad = 0;
-        while triad < 9 {
-            if triad < 3 && value & (7 << (triad * 3)) != 0 {
+        while triad < 3 {
+            if value & (7 << (triad * 3)) != 0 {
                 shrunk |= 1 << triad;
-            }
-            if value & (1 << triad) != 0 {
-                expanded |= 7 << ((triad / 3) * 9 + (triad % 3) * 3);
             }
             triad += 1;
         }
         tables.shrink[value] = shrunk;
-        tables.expand[value] = expanded;
         tables.matching[value] = matching(value as u16);
-        value += 1;
-    }
-    let mut value = 0;
-    while value < 512 {
-        tables.kept_cells[value] = tables.expand[tables.matching[value] as usize];
+        tables.kept_cells[value] = cells_of_triads(tables.matching[value]);
         value += 1;
     }
     let mut column = 0;
@@ -605,6 +591,19 @@ const fn tables() -> Tables {
         index += 1;
     }
     tables
+}
+
+/// The 27 cells of a band covered by the triads given (bit `row * 3 + box`).
+const fn cells_of_triads(triads: u16) -> u32 {
+    let mut cells = 0u32;
+    let mut triad = 0;
+    while triad < 9 {
+        if triads & (1 << triad) != 0 {
+            cells |= 7 << ((triad / 3) * 9 + (triad % 3) * 3);
+        }
+        triad += 1;
+    }
+    cells
 }
 
 /// The union of the row-to-box matchings (permutations of 3) whose three triads are
