@@ -107,6 +107,25 @@ impl fmt::Display for PuzzleError {
 
 impl std::error::Error for PuzzleError {}
 
+/// The value of a cell character (`1`-`9`, or `.` `0` `_` for empty); `None` for
+/// anything else.
+const fn cell_value(byte: u8) -> Option<u8> {
+    match byte {
+        b'1'..=b'9' => Some(byte - b'0'),
+        b'.' | b'0' | b'_' => Some(0),
+        _ => None,
+    }
+}
+
+/// How a cell value is written: its digit, or `.` for empty.
+pub const fn cell_char(value: u8) -> char {
+    if value == 0 {
+        '.'
+    } else {
+        (b'0' + value) as char
+    }
+}
+
 impl Board {
     /// Parses puzzle text: 81 cells row-major, `1`-`9` givens, `.` `0` `_` empty;
     /// whitespace and the grid characters `|`, `-`, `+` are skipped.
@@ -114,25 +133,20 @@ impl Board {
         let mut cells = [0u8; CELLS];
         // The common case, 81 cell characters and nothing else, byte by byte.
         if text.len() == CELLS
-            && text.bytes().zip(cells.iter_mut()).all(|(byte, cell)| {
-                *cell = match byte {
-                    b'1'..=b'9' => byte - b'0',
-                    b'.' | b'0' | b'_' => 0,
-                    _ => return false,
-                };
-                true
-            })
+            && text
+                .bytes()
+                .zip(cells.iter_mut())
+                .all(|(byte, cell)| cell_value(byte).map(|value| *cell = value).is_some())
         {
             return Board::checked(cells);
         }
         let mut count = 0usize;
         for (index, character) in text.chars().enumerate() {
-            let value = match character {
-                '1'..='9' => character as u8 - b'0',
-                '.' | '0' | '_' => 0,
-                '|' | '-' | '+' => continue,
-                c if c.is_whitespace() => continue,
-                _ => {
+            let value = match u8::try_from(character).ok().and_then(cell_value) {
+                Some(value) => value,
+                None if matches!(character, '|' | '-' | '+') => continue,
+                None if character.is_whitespace() => continue,
+                None => {
                     return Err(PuzzleError::BadCharacter {
                         character,
                         position: index + 1,
@@ -184,10 +198,7 @@ impl Board {
 
     /// The board as one line of 81 characters, `.` for empty cells.
     pub fn to_line(&self) -> String {
-        self.cells
-            .iter()
-            .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
-            .collect()
+        self.cells.iter().map(|&value| cell_char(value)).collect()
     }
 
     /// Sets a cell without checks; the solvers use it to build their answer.

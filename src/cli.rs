@@ -13,7 +13,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use tracing_subscriber::EnvFilter;
 
 use crate::bench::{self, Mode};
-use crate::board::{Board, puzzle_lines};
+use crate::board::{Board, cell_char, puzzle_lines};
 use crate::client::{ClientTls, Target};
 use crate::server::{self, Tls, Transport};
 use crate::service::{Limits, SudokuSolver};
@@ -569,12 +569,7 @@ fn answer_line(
         Ok(report) if count => writeln!(out, "{}", report.solution_count),
         Ok(report) => match report.solution {
             Some(solution) => {
-                out.extend(
-                    solution
-                        .cells()
-                        .iter()
-                        .map(|&digit| if digit == 0 { b'.' } else { b'0' + digit }),
-                );
+                out.extend(solution.cells().iter().map(|&digit| cell_char(digit) as u8));
                 out.push(b'\n');
                 Ok(())
             }

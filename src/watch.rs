@@ -10,6 +10,7 @@ use tonic::Request;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::transport::Channel;
 
+use crate::board::cell_char;
 use crate::pb::solve_steps_response::Event;
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 use crate::pb::{self, Reason, StepKind};
@@ -83,16 +84,7 @@ impl Board {
     }
 
     fn line(&self) -> String {
-        self.digits
-            .iter()
-            .map(|&digit| {
-                if digit == 0 {
-                    '.'
-                } else {
-                    char::from(b'0' + digit)
-                }
-            })
-            .collect()
+        self.digits.iter().map(|&digit| cell_char(digit)).collect()
     }
 
     /// The grid, nine rows with box separators; `colour` adds ANSI colours.
@@ -108,11 +100,7 @@ impl Board {
                 }
                 let cell = row * 9 + col;
                 let digit = self.digits[cell];
-                let glyph = if digit == 0 {
-                    '.'
-                } else {
-                    char::from(b'0' + digit)
-                };
+                let glyph = cell_char(digit);
                 if colour && digit != 0 {
                     let code = if self.given[cell] {
                         "1"
