@@ -42,7 +42,7 @@ pub struct Plan {
 }
 
 /// What a run measured.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Summary {
     /// Calls that succeeded.
     pub calls: u64,
@@ -81,14 +81,7 @@ pub async fn run(channel: Channel, plan: &Plan) -> Summary {
             caller(channel, &plan, worker, until).await
         }));
     }
-    let mut summary = Summary {
-        calls: 0,
-        errors: 0,
-        steps: 0,
-        elapsed: Duration::ZERO,
-        latencies: Vec::new(),
-        first_error: None,
-    };
+    let mut summary = Summary::default();
     for task in tasks {
         if let Ok(part) = task.await {
             summary.calls += part.calls;
@@ -107,14 +100,7 @@ pub async fn run(channel: Channel, plan: &Plan) -> Summary {
 async fn caller(channel: Channel, plan: &Plan, worker: usize, until: Instant) -> Summary {
     let mut sudoku = SudokuServiceClient::new(channel.clone());
     let mut health = HealthClient::new(channel);
-    let mut part = Summary {
-        calls: 0,
-        errors: 0,
-        steps: 0,
-        elapsed: Duration::ZERO,
-        latencies: Vec::new(),
-        first_error: None,
-    };
+    let mut part = Summary::default();
     let mut index = worker;
     while Instant::now() < until {
         let puzzle = plan.puzzles[index % plan.puzzles.len()].clone();
