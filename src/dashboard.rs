@@ -1,6 +1,6 @@
-//! The built-in dashboard: a static page (HTML, one JavaScript bundle, one style
-//! sheet) built from `dashboard/` by esbuild and embedded in the binary, served on
-//! the gRPC port at `/`. The page calls `SolveSteps` over gRPC-Web on the same
+//! The built-in dashboard: a static page (`dashboard/static/index.html` and
+//! `app.css`, and the JavaScript bundle esbuild builds into `dashboard/dist/app.js`)
+//! embedded in the binary and served on the gRPC port at `/`. The page calls `SolveSteps` over gRPC-Web on the same
 //! origin, so `cargo run` needs no Node.
 
 use axum::Router;
@@ -8,9 +8,9 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 
-const INDEX_HTML: &str = include_str!("../dashboard/dist/index.html");
+const INDEX_HTML: &str = include_str!("../dashboard/static/index.html");
 const APP_JS: &str = include_str!("../dashboard/dist/app.js");
-const APP_CSS: &str = include_str!("../dashboard/dist/app.css");
+const APP_CSS: &str = include_str!("../dashboard/static/app.css");
 
 /// Routes of the dashboard's files.
 pub fn router() -> Router {
