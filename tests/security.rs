@@ -62,6 +62,20 @@ fn tls_transport(server: &Pem, client_ca: Option<&Authority>) -> Transport {
     }
 }
 
+/// A server for `localhost` signed by one CA that requires client certificates
+/// from another: (server CA, client CA, server).
+async fn start_mutual_tls() -> (Authority, Authority, common::server::TestServer) {
+    let ca = Authority::new("sudokud test CA");
+    let server_pem = ca.sign(&["localhost"]);
+    let clients = Authority::new("client CA");
+    let server = common::server::start_with_transport(
+        Limits::default(),
+        tls_transport(&server_pem, Some(&clients)),
+    )
+    .await;
+    (ca, clients, server)
+}
+
 fn target(address: std::net::SocketAddr, ca: &Authority, identity: Option<&Pem>) -> Target {
     Target {
         address: address.to_string(),
@@ -129,14 +143,7 @@ async fn tls_round_trip_and_plaintext_is_refused() {
 
 #[tokio::test]
 async fn mutual_tls_requires_a_client_certificate_from_the_trusted_ca() {
-    let ca = Authority::new("sudokud test CA");
-    let server_pem = ca.sign(&["localhost"]);
-    let clients = Authority::new("client CA");
-    let server = common::server::start_with_transport(
-        Limits::default(),
-        tls_transport(&server_pem, Some(&clients)),
-    )
-    .await;
+    let (ca, clients, server) = start_mutual_tls().await;
 
     let trusted = clients.sign(&["client.example"]);
     let solution = solve_over(&target(server.address, &ca, Some(&trusted)))
@@ -161,14 +168,7 @@ async fn mutual_tls_requires_a_client_certificate_from_the_trusted_ca() {
 
 #[tokio::test]
 async fn the_health_command_speaks_mutual_tls() {
-    let ca = Authority::new("sudokud test CA");
-    let server_pem = ca.sign(&["localhost"]);
-    let clients = Authority::new("client CA");
-    let server = common::server::start_with_transport(
-        Limits::default(),
-        tls_transport(&server_pem, Some(&clients)),
-    )
-    .await;
+    let (ca, clients, server) = start_mutual_tls().await;
     let client_pem = clients.sign(&["probe"]);
     let dir = std::env::temp_dir().join(format!("sudokud-tls-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -125,6 +125,24 @@ const GRPC_WEB_HEADERS: [(&str, &str); 3] = [
     ("X-User-Agent", "sudokud-test"),
 ];
 
+/// `SolveSteps` as a gRPC-Web client sends it, with `extra` headers.
+async fn solve_steps_over_grpc_web(
+    address: std::net::SocketAddr,
+    request: &SolveStepsRequest,
+    extra: &[(&str, &str)],
+) -> HttpResponse {
+    let mut headers = GRPC_WEB_HEADERS.to_vec();
+    headers.extend_from_slice(extra);
+    http(
+        address,
+        "POST",
+        "/sudoku.v1.SudokuService/SolveSteps",
+        &headers,
+        &grpc_web_frame(request),
+    )
+    .await
+}
+
 #[tokio::test]
 async fn solve_steps_over_grpc_web_returns_every_step_and_the_trailer_status() {
     let server = common::server::start().await;
@@ -135,14 +153,7 @@ async fn solve_steps_over_grpc_web_returns_every_step_and_the_trailer_status() {
         max_batch: 7,
         ..Default::default()
     };
-    let response = http(
-        server.address,
-        "POST",
-        "/sudoku.v1.SudokuService/SolveSteps",
-        &GRPC_WEB_HEADERS,
-        &grpc_web_frame(&request),
-    )
-    .await;
+    let response = solve_steps_over_grpc_web(server.address, &request, &[]).await;
     assert_eq!(response.status, 200);
     assert_eq!(
         response.header("content-type"),
@@ -186,14 +197,7 @@ async fn a_bad_puzzle_over_grpc_web_gets_its_status_in_the_trailers() {
         puzzle: "12".into(),
         ..Default::default()
     };
-    let response = http(
-        server.address,
-        "POST",
-        "/sudoku.v1.SudokuService/SolveSteps",
-        &GRPC_WEB_HEADERS,
-        &grpc_web_frame(&request),
-    )
-    .await;
+    let response = solve_steps_over_grpc_web(server.address, &request, &[]).await;
     assert_eq!(response.status, 200);
     // A call that fails before any message is "trailers only": the status comes
     // in the headers.
@@ -259,14 +263,10 @@ async fn cors_preflight_allows_configured_origins_only() {
         puzzle: common::puzzles("euler96_50.txt")[0].clone(),
         ..Default::default()
     };
-    let mut headers = GRPC_WEB_HEADERS.to_vec();
-    headers.push(("Origin", "http://dashboard.test"));
-    let call = http(
+    let call = solve_steps_over_grpc_web(
         server.address,
-        "POST",
-        "/sudoku.v1.SudokuService/SolveSteps",
-        &headers,
-        &grpc_web_frame(&request),
+        &request,
+        &[("Origin", "http://dashboard.test")],
     )
     .await;
     assert_eq!(
