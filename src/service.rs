@@ -137,34 +137,39 @@ impl Slots {
         }
         let _in_line = InLine(self.waiting.clone(), self.metrics.clone());
         self.metrics.queue_depth.inc();
-        let permit = self.permits.clone().acquire_owned();
-        let permit = match deadline {
-            None => permit.await,
-            Some(deadline) => tokio::time::timeout_at(deadline.into(), permit)
-                .await
-                .map_err(|_| {
-                    self.metrics.rejected("queue_deadline");
-                    Status::deadline_exceeded("deadline passed while waiting for a solve slot")
-                })?,
-        };
-        permit.map_err(|_| Status::unavailable("the server is shutting down"))
+        match self.wait(deadline).await {
+            Some(permit) => permit.map_err(|_| Status::unavailable("the server is shutting down")),
+            None => {
+                self.metrics.rejected("queue_deadline");
+                Err(Status::deadline_exceeded(
+                    "deadline passed while waiting for a solve slot",
+                ))
+            }
+        }
     }
-}
 
-impl Slots {
     /// A slot for a stream's solver coming back from waiting on its client: it waits
     /// in line like a new call but is never turned away for a full line.
     async fn acquire_blocking_slot(
         &self,
         deadline: Option<Instant>,
     ) -> Result<OwnedSemaphorePermit, Interrupted> {
+        match self.wait(deadline).await {
+            Some(permit) => permit.map_err(|_| Interrupted::Stopped),
+            None => Err(Interrupted::DeadlinePassed),
+        }
+    }
+
+    /// Waits for a slot: `None` when the deadline passes first, an error inside
+    /// when the slots are closed.
+    async fn wait(
+        &self,
+        deadline: Option<Instant>,
+    ) -> Option<Result<OwnedSemaphorePermit, tokio::sync::AcquireError>> {
         let permit = self.permits.clone().acquire_owned();
         match deadline {
-            None => permit.await.map_err(|_| Interrupted::Stopped),
-            Some(deadline) => match tokio::time::timeout_at(deadline.into(), permit).await {
-                Ok(permit) => permit.map_err(|_| Interrupted::Stopped),
-                Err(_) => Err(Interrupted::DeadlinePassed),
-            },
+            None => Some(permit.await),
+            Some(deadline) => tokio::time::timeout_at(deadline.into(), permit).await.ok(),
         }
     }
 }
