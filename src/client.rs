@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use tonic::Request;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity};
 
@@ -93,6 +94,18 @@ impl Target {
             }
         }
     }
+}
+
+/// `message` as a request carrying `authorization` (the bearer token header), when
+/// there is one.
+pub fn authorized<T>(message: T, authorization: Option<&MetadataValue<Ascii>>) -> Request<T> {
+    let mut request = Request::new(message);
+    if let Some(value) = authorization {
+        request
+            .metadata_mut()
+            .insert("authorization", value.clone());
+    }
+    request
 }
 
 /// An error with its chain of causes, which is where transport errors keep the

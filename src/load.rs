@@ -10,6 +10,7 @@ use tonic::transport::Channel;
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;
 
+use crate::client::authorized;
 use crate::pb;
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 
@@ -114,7 +115,10 @@ async fn caller(channel: Channel, plan: &Plan, worker: usize, until: Instant) ->
                     algorithm: plan.algorithm,
                     ..Default::default()
                 };
-                sudoku.solve(authorized(request, plan)).await.map(|_| 0)
+                sudoku
+                    .solve(authorized(request, plan.authorization.as_ref()))
+                    .await
+                    .map(|_| 0)
             }
             Rpc::Steps => {
                 let request = pb::SolveStepsRequest {
@@ -122,7 +126,11 @@ async fn caller(channel: Channel, plan: &Plan, worker: usize, until: Instant) ->
                     algorithm: plan.algorithm,
                     ..Default::default()
                 };
-                read_stream(&mut sudoku, authorized(request, plan)).await
+                read_stream(
+                    &mut sudoku,
+                    authorized(request, plan.authorization.as_ref()),
+                )
+                .await
             }
         };
         match outcome {
@@ -139,17 +147,6 @@ async fn caller(channel: Channel, plan: &Plan, worker: usize, until: Instant) ->
         }
     }
     part
-}
-
-/// `message` as a request carrying the plan's `authorization` header.
-fn authorized<T>(message: T, plan: &Plan) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    if let Some(value) = &plan.authorization {
-        request
-            .metadata_mut()
-            .insert("authorization", value.clone());
-    }
-    request
 }
 
 async fn read_stream(

@@ -6,11 +6,11 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use tonic::Request;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::transport::Channel;
 
 use crate::board::cell_char;
+use crate::client::authorized;
 use crate::pb::solve_steps_response::Event;
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 use crate::pb::{self, Reason, StepKind};
@@ -149,15 +149,11 @@ pub async fn watch(
     view: View,
     out: &mut impl Write,
 ) -> Result<pb::Finished, WatchError> {
-    let mut call = Request::new(request.clone());
-    if let Some(value) = authorization {
-        call.metadata_mut().insert("authorization", value);
-    }
+    let mut board = Board::new(&request.puzzle);
     let mut stream = SudokuServiceClient::new(channel)
-        .solve_steps(call)
+        .solve_steps(authorized(request, authorization.as_ref()))
         .await?
         .into_inner();
-    let mut board = Board::new(&request.puzzle);
     let begun = Instant::now();
     let mut drawn = begun - Duration::from_secs(1);
     let mut finished = None;
