@@ -73,23 +73,24 @@ impl State {
 
     /// The state of a puzzle's givens, built in bulk: every given clears its cell
     /// from the other digits and its digit from its peers, as `eliminate` would
-    /// one by one.
+    /// one by one. The board has no conflict, so a digit stands at most once in a
+    /// row, column or box, and its reach needs no loop over its cells.
     fn from_givens(board: &Board) -> State {
-        let mut filled = [0u32; 3];
-        let mut placed = [[0u32; 3]; 9];
-        for (cell, &value) in board.cells().iter().enumerate() {
-            let bit = u32::from(value != 0) << (cell % 27);
-            filled[cell / 27] |= bit;
-            placed[usize::from(value.max(1) - 1)][cell / 27] |= bit;
-        }
+        let placed: [[u32; 3]; 9] = crate::board::digit_masks(board.cells())
+            .map(|mask| std::array::from_fn(|band| (mask >> (27 * band)) as u32 & BAND));
+        let filled: [u32; 3] =
+            std::array::from_fn(|band| placed.iter().fold(0, |all, bands| all | bands[band]));
         let mut state = State::EMPTY;
         for (digit, bands) in placed.iter().enumerate() {
-            let reach = bands.map(reach_of);
-            let columns = reach[0].1 | reach[1].1 | reach[2].1;
-            let peers = reach.map(|(peers, _)| peers);
+            let columns = spread_columns(columns_of(bands[0] | bands[1] | bands[2]));
             for band in 0..3 {
+                let cells = bands[band];
+                let rows = [0, 9, 18].into_iter().fold(0, |rows, shift| {
+                    rows | (u32::from(cells & (0x1FF << shift) != 0) * (0x1FF << shift))
+                });
+                let boxes = spread_columns(boxes_of(columns_of(cells)));
                 state.candidates[at(digit, band)] =
-                    (BAND & !filled[band] & !peers[band] & !columns) | bands[band];
+                    (BAND & !filled[band] & !(rows | boxes | columns)) | cells;
             }
         }
         state.unsolved = filled.map(|bits| BAND & !bits);
@@ -172,6 +173,24 @@ fn reach_of(bits: u32) -> (u32, u32) {
         columns |= TABLES.column[index % 9];
     }
     (peers, columns)
+}
+
+/// The columns (9 bits) that hold any of a band's `cells`.
+#[inline(always)]
+const fn columns_of(cells: u32) -> u32 {
+    (cells | cells >> 9 | cells >> 18) & 0x1FF
+}
+
+/// All columns of the boxes that hold any of the `columns` given (9 bits).
+#[inline(always)]
+const fn boxes_of(columns: u32) -> u32 {
+    ((columns | columns >> 1 | columns >> 2) & 0b001_001_001) * 7
+}
+
+/// The cells of a band in the `columns` given (9 bits): the row repeated thrice.
+#[inline(always)]
+const fn spread_columns(columns: u32) -> u32 {
+    columns * (1 | 1 << 9 | 1 << 18)
 }
 
 /// Where a digit's board for a band sits in `State::candidates`: band-major, so the
@@ -287,16 +306,20 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             if top & middle | top & bottom | middle & bottom != 0 {
                 return Err(Fail);
             }
-            let mut rest = singles;
-            while rest != 0 {
-                let bit = rest & rest.wrapping_neg();
-                rest ^= bit;
-                let reason = if S::WANTS_EVENTS && row_singles(before) & bit == 0 {
-                    Reason::LockedCandidates
-                } else {
-                    Reason::HiddenSingle
-                };
-                self.record(digit, band, bit, reason)?;
+            if S::WANTS_EVENTS {
+                let mut rest = singles;
+                while rest != 0 {
+                    let bit = rest & rest.wrapping_neg();
+                    rest ^= bit;
+                    let reason = if row_singles(before) & bit == 0 {
+                        Reason::LockedCandidates
+                    } else {
+                        Reason::HiddenSingle
+                    };
+                    self.record(digit, band, bit, reason)?;
+                }
+            } else {
+                self.record_unreported(singles)?;
             }
             state.eliminate(digit, band, singles);
         }
@@ -364,6 +387,17 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                 .push((cell as u8, digit as u8 + 1, reason, self.depth));
         }
         Ok(())
+    }
+
+    /// Counts the placements on `cells` (none of them a guess) when the sink wants
+    /// no events: one step each, in one go.
+    #[inline(always)]
+    fn record_unreported(&mut self, cells: u32) -> Result<(), Fail> {
+        let count = u64::from(cells.count_ones());
+        self.recorder.placements_unreported(count).map_err(|why| {
+            self.interrupted = Some(why);
+            Fail
+        })
     }
 
     fn mark(&self) -> Mark {

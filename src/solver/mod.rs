@@ -331,16 +331,32 @@ impl<'s, 'c, S: Sink> Recorder<'s, 'c, S> {
     /// no events), with the same step limit as if they were.
     #[inline(always)]
     fn backtracks_unreported(&mut self, count: u64) -> Result<(), Interrupted> {
+        self.count_steps(count)?;
+        self.stats.backtracks += count;
+        Ok(())
+    }
+
+    /// Counts `count` placements other than guesses that are not reported one by
+    /// one (the sink wants no events), with the same step limit as if they were.
+    #[inline(always)]
+    fn placements_unreported(&mut self, count: u64) -> Result<(), Interrupted> {
+        self.count_steps(count)?;
+        self.stats.placements += count;
+        Ok(())
+    }
+
+    /// Counts `count` steps at once: fails when they pass the step limit, and looks
+    /// at the stop signal and the clock when a look is due.
+    #[inline(always)]
+    fn count_steps(&mut self, count: u64) -> Result<(), Interrupted> {
         if count < self.until_check {
             self.until_check -= count;
-            self.stats.backtracks += count;
             return Ok(());
         }
         let taken = self.steps() + count;
         if taken > self.control.max_steps {
             return Err(self.step_limit());
         }
-        self.stats.backtracks += count;
         self.check(taken)
     }
 
