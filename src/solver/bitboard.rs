@@ -282,23 +282,14 @@ impl<S: Sink> Search<'_, '_, '_, S> {
         let board = at(digit, band);
         loop {
             let before = state.candidates[board];
-            if before & state.unsolved[band] == 0 {
-                // The digit is placed in all three rows of the band: nothing to learn.
-                state.dirty &= !(1 << board);
-                return Ok(());
-            }
-            let triads = shrink(before);
-            let kept = TABLES.kept_cells[triads as usize];
-            if kept == 0 {
-                return Err(Fail);
-            }
-            let after = before & kept;
+            let after = before & TABLES.kept_cells[triads_of(before)];
             state.candidates[board] = after;
             state.stale |= u32::from(after != before) << board;
             let singles = row_singles(after) & state.unsolved[band];
             if singles == 0 {
+                // No triads fit a matching (then no cell is left), or nothing new.
                 state.dirty &= !(1 << board);
-                return Ok(());
+                return if after == 0 { Err(Fail) } else { Ok(()) };
             }
             // The singles sit in different rows and (the matching saw to it)
             // different boxes; two in one column leave the digit nowhere to go.
@@ -547,14 +538,14 @@ fn digits_of(state: &State, band: usize, bit: u32) -> u16 {
     digits
 }
 
-/// The 9 triads of a band's board: bit `row * 3 + box` is set when any of the three
-/// cells that row shares with that box is a candidate.
+/// The 9 triads of a band's board as a table index: bit `box * 3 + row` is set when
+/// any of the three cells that row shares with that box is a candidate. Bit
+/// arithmetic only, no lookup: the board's latency chain is the band rule's cost.
 #[inline(always)]
-fn shrink(board: u32) -> u32 {
-    let shrink = &TABLES.shrink;
-    u32::from(shrink[(board & 0x1FF) as usize])
-        | u32::from(shrink[((board >> 9) & 0x1FF) as usize]) << 3
-        | u32::from(shrink[(board >> 18) as usize]) << 6
+fn triads_of(board: u32) -> usize {
+    // Bit `row * 9 + box * 3` of `any`: the triad holds a candidate.
+    let any = (board | board >> 1 | board >> 2) & 0x124_9249;
+    ((any & 0x49) | (any >> 8 & 0x92) | (any >> 16 & 0x124)) as usize
 }
 
 /// The cells of rows that hold exactly one candidate.
@@ -571,13 +562,12 @@ fn row_singles(board: u32) -> u32 {
 
 /// Lookup tables, computed at compile time.
 struct Tables {
-    /// 9 cells of a row -> 3 bits: which of its triads hold a candidate.
-    shrink: [u8; 512],
     /// 9 triad bits -> the triads that belong to some row-to-box matching inside
     /// the triads given (0 when there is none).
     matching: [u16; 512],
-    /// 9 triad bits -> the cells of the triads that fit some row-to-box matching
-    /// (the matching and its cells in one lookup).
+    /// 9 triad bits as `triads_of` lays them out (box-major) -> the cells of the
+    /// triads that fit some row-to-box matching (the matching and its cells in one
+    /// lookup).
     kept_cells: [u32; 512],
     /// For each cell of a band: its peers in the band (row, box, column), itself not
     /// included.
@@ -590,7 +580,6 @@ static TABLES: Tables = tables();
 
 const fn tables() -> Tables {
     let mut tables = Tables {
-        shrink: [0; 512],
         matching: [0; 512],
         kept_cells: [0; 512],
         peers: [0; 32],
@@ -598,17 +587,8 @@ const fn tables() -> Tables {
     };
     let mut value = 0;
     while value < 512 {
-        let mut shrunk = 0u8;
-        let mut triad = 0;
-        while triad < 3 {
-            if value & (7 << (triad * 3)) != 0 {
-                shrunk |= 1 << triad;
-            }
-            triad += 1;
-        }
-        tables.shrink[value] = shrunk;
         tables.matching[value] = matching(value as u16);
-        tables.kept_cells[value] = cells_of_triads(tables.matching[value]);
+        tables.kept_cells[value] = cells_of_triads(matching(transpose(value as u16)));
         value += 1;
     }
     let mut column = 0;
@@ -625,6 +605,19 @@ const fn tables() -> Tables {
         index += 1;
     }
     tables
+}
+
+/// Triad bits from box-major (`box * 3 + row`) to row-major (`row * 3 + box`).
+const fn transpose(triads: u16) -> u16 {
+    let mut rows = 0;
+    let mut bit = 0;
+    while bit < 9 {
+        if triads & (1 << bit) != 0 {
+            rows |= 1 << ((bit % 3) * 3 + bit / 3);
+        }
+        bit += 1;
+    }
+    rows
 }
 
 /// The 27 cells of a band covered by the triads given (bit `row * 3 + box`).
