@@ -483,18 +483,13 @@ fn choose(state: &State) -> (usize, u32, u16) {
         [unsolved & two & !three, unsolved & three & !four, unsolved]
     });
     for class in 0..3 {
-        let mut pick: Option<(usize, u32)> = None;
-        let mut pick_score = 0u32;
-        for (band, cells) in classes.iter().map(|per_band| per_band[class]).enumerate() {
-            if cells != 0 {
-                let (bit, score) = busiest_cell(state, band, cells);
-                if score > pick_score || pick.is_none() {
-                    pick = Some((band, bit));
-                    pick_score = score;
-                }
-            }
-        }
-        if let Some((band, bit)) = pick {
+        let best = (0..3)
+            .map(|band| busiest_cell(state, band, classes[band][class]))
+            .max()
+            .unwrap_or(0);
+        if best != 0 {
+            let cell = 255 - (best & 0xFF) as usize;
+            let (band, bit) = (cell / 27, 1 << (cell % 27));
             return (band, bit, digits_of(state, band, bit));
         }
     }
@@ -502,15 +497,15 @@ fn choose(state: &State) -> (usize, u32, u16) {
 }
 
 /// Among `cells` of `band`, the one with the most unsolved peers (the guess that
-/// tells the most), the first such in row-major order, and that count.
-fn busiest_cell(state: &State, band: usize, cells: u32) -> (u32, u32) {
-    let mut best = cells & cells.wrapping_neg();
-    let mut best_score = 0;
+/// tells the most), the first such in row-major order, as a key to compare
+/// without a branch: the count above, `255 - cell` (the grid's index) below; 0
+/// when `cells` is empty.
+fn busiest_cell(state: &State, band: usize, cells: u32) -> u32 {
+    let mut best = 0;
     let mut rest = cells;
     while rest != 0 {
-        let bit = rest & rest.wrapping_neg();
-        rest ^= bit;
-        let index = bit.trailing_zeros() as usize;
+        let index = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
         let column = TABLES.column[index % 9];
         let [first, second] = OTHER_BANDS[band];
         // One population count: the band's peers in the low 32 bits, the column's
@@ -519,12 +514,9 @@ fn busiest_cell(state: &State, band: usize, cells: u32) -> (u32, u32) {
         let elsewhere = (state.unsolved[first] & column) | (state.unsolved[second] & column) << 1;
         let peers = u64::from(state.unsolved[band] & TABLES.peers[index & 31]);
         let score = (peers | u64::from(elsewhere) << 32).count_ones();
-        if score > best_score {
-            best = bit;
-            best_score = score;
-        }
+        best = best.max(score << 8 | (255 - (band * 27 + index)) as u32);
     }
-    (best, best_score)
+    best
 }
 
 /// The candidate digits (bit `d` for digit `d + 1`) of one cell.
