@@ -483,8 +483,10 @@ fn choose(state: &State) -> (usize, u32, u16) {
         [unsolved & two & !three, unsolved & three & !four, unsolved]
     });
     for class in 0..3 {
-        let best = (0..3)
-            .map(|band| busiest_cell(state, band, classes[band][class]))
+        let best = classes
+            .iter()
+            .enumerate()
+            .map(|(band, per_class)| busiest_cell(state, band, per_class[class]))
             .max()
             .unwrap_or(0);
         if best != 0 {
