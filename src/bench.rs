@@ -66,8 +66,8 @@ pub fn measure(boards: &[Board], algorithm: Algorithm, mode: Mode, min_time: Dur
 
 fn run(board: &Board, algorithm: Algorithm, mode: Mode) -> Report {
     let result = match mode {
-        Mode::First => solver::solve(board, algorithm, &Control::UNLIMITED, &mut NoEvents),
-        Mode::CountTwo => solver::count_solutions(board, algorithm, &Control::UNLIMITED),
+        Mode::First => solver::solve(board, algorithm, &Control::UNTIMED, &mut NoEvents),
+        Mode::CountTwo => solver::count_solutions(board, algorithm, &Control::UNTIMED),
     };
     // Without limits or a stop signal nothing can interrupt the search.
     result

@@ -457,7 +457,7 @@ fn solve(args: SolveArgs) -> CliResult {
     let algorithm = args.algorithm.engine();
     let control = Control {
         max_steps: args.max_steps.unwrap_or(u64::MAX),
-        ..Control::UNLIMITED
+        ..Control::UNTIMED
     };
     let threads = args
         .threads

@@ -354,6 +354,7 @@ impl SudokuSolver {
             stop: None,
             shutdown: Some(&self.shutdown.flag),
             deadline,
+            timed: true,
         };
         let live = self.tracker.enter();
         let outcome = match run_solve(&board, algorithm, &inline, check_unique) {
@@ -390,6 +391,7 @@ impl SudokuSolver {
                 stop: Some(&stop),
                 shutdown: Some(&shutdown.flag),
                 deadline,
+                timed: true,
             };
             let outcome = run_solve(&board, algorithm, &control, check_unique);
             if outcome == Err(Interrupted::Stopped) && !shutdown.is_set() {
@@ -599,6 +601,7 @@ fn stream_to_end(
         stop: None,
         shutdown: Some(&shutdown),
         deadline,
+        timed: true,
     };
     let outcome = solver::solve(board, algorithm, &control, sink);
     if sink.interrupted == Some(Interrupted::Stopped) && !sink.out.shutdown.is_set() {
