@@ -73,8 +73,7 @@ impl State {
 
     /// The state of a puzzle's givens, built in bulk: every given clears its cell
     /// from the other digits and its digit from its peers, as `eliminate` would
-    /// one by one. The board has no conflict, so a digit stands at most once in a
-    /// row, column or box, and its reach needs no loop over its cells.
+    /// one by one (the board has no conflict, so a digit's givens are no peers).
     fn from_givens(board: &Board) -> State {
         let placed: [[u32; 3]; 9] = crate::board::digit_masks(board.cells())
             .map(|mask| std::array::from_fn(|band| (mask >> (27 * band)) as u32 & BAND));
@@ -82,15 +81,11 @@ impl State {
             std::array::from_fn(|band| placed.iter().fold(0, |all, bands| all | bands[band]));
         let mut state = State::EMPTY;
         for (digit, bands) in placed.iter().enumerate() {
-            let columns = spread_columns(columns_of(bands[0] | bands[1] | bands[2]));
+            let reach = bands.map(reach_of);
+            let columns = reach[0].1 | reach[1].1 | reach[2].1;
             for band in 0..3 {
-                let cells = bands[band];
-                let rows = [0, 9, 18].into_iter().fold(0, |rows, shift| {
-                    rows | (u32::from(cells & (0x1FF << shift) != 0) * (0x1FF << shift))
-                });
-                let boxes = spread_columns(boxes_of(columns_of(cells)));
                 state.candidates[at(digit, band)] =
-                    (BAND & !filled[band] & !(rows | boxes | columns)) | cells;
+                    (BAND & !filled[band] & !(reach[band].0 | columns)) | bands[band];
             }
         }
         state.unsolved = filled.map(|bits| BAND & !bits);
@@ -114,8 +109,8 @@ impl State {
             *board = before & !bits;
             changed |= u32::from(before != *board) << other;
         }
-        let (peers, columns) = reach_of(bits);
-        let own_after = own_before & !peers;
+        let (reach, columns) = reach_of(bits);
+        let own_after = own_before & !reach | bits;
         boards[digit] = own_after;
         changed = (changed & !(1 << digit)) | u32::from(own_before != own_after) << digit;
         self.dirty |= changed << at(0, band);
@@ -160,19 +155,18 @@ impl State {
 
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
-/// What a digit placed on the cells `bits` of a band rules out: their peers in the
-/// band, and their columns (as a column mask for any band).
+/// What a digit placed on the cells `bits` of a band (no two of them peers) rules
+/// out: their rows, boxes and columns in the band (the cells themselves included),
+/// and their columns as a column mask for any band. With no two cells in one row,
+/// box or column, whole units are the reach, found without a loop over the cells.
 #[inline(always)]
 fn reach_of(bits: u32) -> (u32, u32) {
-    let (mut peers, mut columns) = (0, 0);
-    let mut rest = bits;
-    while rest != 0 {
-        let index = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        peers |= TABLES.peers[index & 31];
-        columns |= TABLES.column[index % 9];
-    }
-    (peers, columns)
+    let rows = [0, 9, 18].into_iter().fold(0, |rows, shift| {
+        rows | (u32::from(bits & (0x1FF << shift) != 0) * (0x1FF << shift))
+    });
+    let columns = columns_of(bits);
+    let spread = spread_columns(columns);
+    (rows | spread_columns(boxes_of(columns)) | spread, spread)
 }
 
 /// The columns (9 bits) that hold any of a band's `cells`.
