@@ -105,7 +105,7 @@ impl Board {
                     let code = if self.given[cell] {
                         "1"
                     } else {
-                        reason_colour(self.reasons[cell])
+                        reason_style(self.reasons[cell]).0
                     };
                     text.push_str(&format!("\x1b[{code}m{glyph}\x1b[0m "));
                 } else {
@@ -120,24 +120,15 @@ impl Board {
     }
 }
 
-/// ANSI colour of a placement by its reason.
-fn reason_colour(reason: i32) -> &'static str {
+/// How a placement's reason is shown: its ANSI colour on the board and its name in
+/// a step line.
+fn reason_style(reason: i32) -> (&'static str, &'static str) {
     match Reason::try_from(reason) {
-        Ok(Reason::NakedSingle) => "34",
-        Ok(Reason::HiddenSingle) => "32",
-        Ok(Reason::LockedCandidates) => "35",
-        Ok(Reason::Guess) => "33",
-        _ => "0",
-    }
-}
-
-fn reason_name(reason: i32) -> &'static str {
-    match Reason::try_from(reason) {
-        Ok(Reason::NakedSingle) => "naked-single",
-        Ok(Reason::HiddenSingle) => "hidden-single",
-        Ok(Reason::LockedCandidates) => "locked-candidates",
-        Ok(Reason::Guess) => "guess",
-        _ => "-",
+        Ok(Reason::NakedSingle) => ("34", "naked-single"),
+        Ok(Reason::HiddenSingle) => ("32", "hidden-single"),
+        Ok(Reason::LockedCandidates) => ("35", "locked-candidates"),
+        Ok(Reason::Guess) => ("33", "guess"),
+        _ => ("0", "-"),
     }
 }
 
@@ -176,7 +167,7 @@ pub async fn watch(
                             step.row + 1,
                             step.col + 1,
                             step.digit,
-                            reason_name(step.reason),
+                            reason_style(step.reason).1,
                             step.depth
                         )?;
                     }
