@@ -5,9 +5,12 @@
 //! cells a row shares with a box) and keeps only triads that fit a one-to-one
 //! matching of the band's rows to its boxes: that is the locked-candidates rule
 //! (pointing and claiming) inside the band, and it exposes hidden singles in rows and
-//! boxes. The same rule turned on its side runs on each stack (three boxes stacked
-//! vertically) with "column triads", which also exposes hidden singles in columns.
-//! Naked singles are found for all cells of a band at once by counting
+//! boxes. A box whose candidates sit in one column clears that column from the
+//! digit's other bands (pointing). The same rule turned on its side runs on each
+//! stack (three boxes stacked vertically) with "column triads", which also exposes
+//! hidden singles in columns. Placements are lazy, as in JCZSolve: placing a digit
+//! clears its own board's peers in the band; the board's update then solves the
+//! cell, clears it from the other digits and locks its column elsewhere. Naked singles are found for all cells of a band at once by counting
 //! candidates across the nine digit boards with bit operations. When nothing more
 //! follows, the engine guesses on the two-candidate cell with the most unsolved
 //! peers (the guess that settles the most), and copies its small state per guess
@@ -88,15 +91,23 @@ const BAND: u32 = (1 << 27) - 1;
 
 /// The candidate boards: `candidates[at(digit, band)]` has a bit for each cell of
 /// the band where the digit may stand (solved cells included).
+///
+/// Updates are lazy, as in JCZSolve: placing a digit clears only its own board's
+/// peers in the band and marks the board dirty; the board's update finds the
+/// solved cell, clears it from the other digits and locks its column in the other
+/// bands. So a placement costs one AND, and an update is straight-line code.
 #[derive(Clone, Copy)]
 struct State {
     /// Sized 32 (the last five unused) so that masked indexes need no bounds check.
     candidates: [u32; 32],
+    /// Boards (bit `at(digit, band)`) changed since their last update.
+    dirty: u32,
+    /// Cells placed (naked singles, guesses) but not yet cleared from the other
+    /// digits, per band: their digit's update does it.
+    pending: [u32; 3],
     /// Cells not yet solved, per band.
     unsolved: [u32; 3],
-    /// Boards (bit `at(digit, band)`) changed since the band rule last ran on them.
-    dirty: u32,
-    /// Boards changed since the stack rule last ran on their digit.
+    /// Boards (bit `at(digit, band)`) updated since the stack rule last ran on them.
     stale: u32,
 }
 
@@ -110,12 +121,13 @@ impl State {
         candidates: [BAND; 32],
         unsolved: [BAND; 3],
         dirty: BAND,
-        stale: BAND,
+        pending: [0; 3],
+        stale: 0,
     };
 
     /// The state of a puzzle's givens, built in bulk: every given clears its cell
-    /// from the other digits and its digit from its peers, as `eliminate` would
-    /// one by one (the board has no conflict, so a digit's givens are no peers).
+    /// from the other digits and its digit from its peers (the board has no
+    /// conflict, so a digit's givens are no peers).
     fn from_givens(board: &Board) -> State {
         let placed: [[u32; 3]; 9] = crate::board::digit_masks(board.cells())
             .map(|mask| std::array::from_fn(|band| (mask >> (27 * band)) as u32 & BAND));
@@ -132,40 +144,6 @@ impl State {
         }
         state.unsolved = filled.map(|bits| BAND & !bits);
         state
-    }
-
-    /// Solves the cells `bits` of `band` (no two of them peers) with `digit`:
-    /// clears them from the other digits and clears the digit from their peers.
-    /// Marks what changed dirty and stale.
-    #[inline(always)]
-    fn eliminate(&mut self, digit: usize, band: usize, bits: u32) {
-        self.unsolved[band] &= !bits;
-        // The band's nine boards sit side by side: one pass clears the cell from
-        // all of them, then the digit's own board gets its peers cleared instead.
-        let first = at(0, band).min(18);
-        let boards = &mut self.candidates[first..first + 9];
-        let own_before = boards[digit];
-        let mut changed = 0u32;
-        for (other, board) in boards.iter_mut().enumerate() {
-            let before = *board;
-            *board = before & !bits;
-            changed |= u32::from(before != *board) << other;
-        }
-        let (reach, columns) = reach_of(bits);
-        let own_after = own_before & !reach | bits;
-        boards[digit] = own_after;
-        changed = (changed & !(1 << digit)) | u32::from(own_before != own_after) << digit;
-        self.dirty |= changed << at(0, band);
-        self.stale |= changed << at(0, band);
-        for other_band in OTHER_BANDS[band] {
-            let board = at(digit, other_band);
-            let before = self.candidates[board];
-            let after = before & !columns;
-            self.candidates[board] = after;
-            let changed = u32::from(before != after) << board;
-            self.dirty |= changed;
-            self.stale |= changed;
-        }
     }
 
     /// For each band: cells with at least one and at least two candidates.
@@ -304,13 +282,15 @@ impl<S: Sink> Search<'_, '_, '_, S> {
     #[cfg(target_arch = "x86_64")]
     node_fn!(node_v3, #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]);
 
+    /// Updates every board that changed until none does, then places naked singles
+    /// and runs the stack rule, until nothing more follows.
     #[inline(always)]
     fn propagate(&mut self, state: &mut State) -> Result<(), Fail> {
         loop {
             while state.dirty != 0 {
                 let board = state.dirty.trailing_zeros() as usize;
                 state.dirty &= state.dirty - 1;
-                self.band_rule(state, board % 9, board / 9)?;
+                self.update(state, board % 9, board / 9)?;
             }
             if self.naked_singles(state)? {
                 continue;
@@ -325,45 +305,88 @@ impl<S: Sink> Search<'_, '_, '_, S> {
         }
     }
 
-    /// Keeps the digit's triads in the band that fit a row-to-box matching, and
-    /// solves the rows left with a single cell.
+    /// The band rule on one board: keeps the digit's triads that fit a
+    /// row-to-box matching; the columns the digit keeps in one box only are
+    /// cleared from its other bands (pointing); the rows left with one cell are
+    /// solved, and cells newly solved (or placed since the last update) are
+    /// cleared from the other digits.
     #[inline(always)]
-    fn band_rule(&mut self, state: &mut State, digit: usize, band: usize) -> Result<(), Fail> {
+    fn update(&mut self, state: &mut State, digit: usize, band: usize) -> Result<(), Fail> {
         let board = at(digit, band);
-        loop {
-            let before = state.candidates[board];
-            let after = before & TABLES.kept_cells[triads_of(before)];
-            state.candidates[board] = after;
-            state.stale |= u32::from(after != before) << board;
-            let singles = row_singles(after) & state.unsolved[band];
-            if singles == 0 {
-                // No triads fit a matching (then no cell is left), or nothing new.
-                state.dirty &= !(1 << board);
-                return if after == 0 { Err(Fail) } else { Ok(()) };
-            }
-            // The singles sit in different rows and (the matching saw to it)
-            // different boxes; two in one column leave the digit nowhere to go.
-            let (top, middle, bottom) = (singles & 0x1FF, (singles >> 9) & 0x1FF, singles >> 18);
-            if top & middle | top & bottom | middle & bottom != 0 {
-                return Err(Fail);
-            }
-            if S::WANTS_EVENTS {
-                let mut rest = singles;
-                while rest != 0 {
-                    let bit = rest & rest.wrapping_neg();
-                    rest ^= bit;
-                    let reason = if row_singles(before) & bit == 0 {
-                        Reason::LockedCandidates
-                    } else {
-                        Reason::HiddenSingle
-                    };
-                    self.record(digit, band, bit, reason)?;
-                }
-            } else {
-                self.record_unreported(singles)?;
-            }
-            state.eliminate(digit, band, singles);
+        let before = state.candidates[board];
+        let after = before & TABLES.kept_cells[triads_of(before)];
+        if after == 0 {
+            // No triads fit a matching.
+            return Err(Fail);
         }
+        let locked = TABLES.lone_columns[columns_of(after) as usize];
+        for other_band in OTHER_BANDS[band] {
+            let other = at(digit, other_band);
+            let before = state.candidates[other];
+            state.candidates[other] = before & !locked;
+            state.dirty |= u32::from(before & locked != 0) << other;
+        }
+        let solved = row_singles(after);
+        let new = solved & state.unsolved[band];
+        let clear = new | (solved & state.pending[band]);
+        if clear != 0 {
+            if new != 0 {
+                if S::WANTS_EVENTS {
+                    self.record_found(state, digit, band, before, new)?;
+                } else {
+                    self.record_unreported(new)?;
+                }
+                state.unsolved[band] &= !new;
+            }
+            state.pending[band] &= !clear;
+            let first = at(0, band).min(18);
+            let mut changed = 0u32;
+            for (index, other) in state.candidates[first..first + 9].iter_mut().enumerate() {
+                changed |= u32::from(*other & clear != 0) << index;
+                *other &= !clear;
+            }
+            state.dirty |= (changed & !(1 << digit)) << at(0, band);
+        }
+        state.candidates[board] = after;
+        state.stale |= 1 << board;
+        Ok(())
+    }
+
+    /// Records the cells `new` of `band` that an update found for `digit` (its
+    /// board was `before`), with their reasons: a hidden single when the digit had
+    /// that one open cell left in the row, box or column, else locked candidates
+    /// (the band's matching, pointing or the stack rule narrowed it down).
+    #[cold]
+    fn record_found(
+        &mut self,
+        state: &State,
+        digit: usize,
+        band: usize,
+        before: u32,
+        new: u32,
+    ) -> Result<(), Fail> {
+        let open = before & state.unsolved[band];
+        let mut rest = new;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            let row = 0x1FF << (9 * (bit.trailing_zeros() / 9));
+            let column = spread_columns(columns_of(bit));
+            let box_cells = spread_columns(boxes_of(columns_of(bit)));
+            let column_elsewhere = OTHER_BANDS[band].iter().fold(0, |cells, &other| {
+                cells | (state.candidates[at(digit, other)] & state.unsolved[other] & column)
+            });
+            let hidden = open & row == bit
+                || open & box_cells == bit
+                || (open & column == bit && column_elsewhere == 0);
+            let reason = if hidden {
+                Reason::HiddenSingle
+            } else {
+                Reason::LockedCandidates
+            };
+            self.record(digit, band, bit, reason)?;
+        }
+        Ok(())
     }
 
     /// Solves every unsolved cell with one candidate; fails on a cell with none.
@@ -408,7 +431,11 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             return Err(Fail);
         }
         self.record(digit, band, bit, reason)?;
-        state.eliminate(digit, band, bit);
+        // Lazy: the board's update does the rest (see `State`).
+        state.candidates[at(digit, band)] &= !TABLES.peers[bit.trailing_zeros() as usize & 31];
+        state.dirty |= 1 << at(digit, band);
+        state.unsolved[band] &= !bit;
+        state.pending[band] |= bit;
         Ok(())
     }
 
@@ -510,7 +537,6 @@ fn stack_rule(state: &mut State) -> Result<(), Fail> {
                     let cells = columns_gone | columns_gone << 9 | columns_gone << 18;
                     state.candidates[board] &= !cells;
                     state.dirty |= 1 << board;
-                    state.stale |= 1 << board;
                 }
             }
         }
@@ -625,6 +651,9 @@ struct Tables {
     peers: [u32; 32],
     /// For each column: its three cells in a band.
     column: [u32; 9],
+    /// 9 column bits -> the cells of a band in the columns that are alone in
+    /// their box (three columns).
+    lone_columns: [u32; 512],
 }
 
 static TABLES: Tables = tables();
@@ -635,11 +664,22 @@ const fn tables() -> Tables {
         kept_cells: [0; 512],
         peers: [0; 32],
         column: [0; 9],
+        lone_columns: [0; 512],
     };
     let mut value = 0;
     while value < 512 {
         tables.matching[value] = matching(value as u16);
         tables.kept_cells[value] = cells_of_triads(matching(transpose(value as u16)));
+        let mut lone = 0;
+        let mut stack = 0;
+        while stack < 3 {
+            let columns = (value >> (3 * stack)) & 7;
+            if columns.count_ones() == 1 {
+                lone |= columns << (3 * stack);
+            }
+            stack += 1;
+        }
+        tables.lone_columns[value] = spread_columns(lone as u32);
         value += 1;
     }
     let mut column = 0;
