@@ -290,7 +290,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             while state.dirty != 0 {
                 let board = state.dirty.trailing_zeros() as usize;
                 state.dirty &= state.dirty - 1;
-                self.update(state, board % 9, board / 9)?;
+                self.update(state, board)?;
             }
             if self.naked_singles(state)? {
                 continue;
@@ -311,20 +311,27 @@ impl<S: Sink> Search<'_, '_, '_, S> {
     /// solved, and cells newly solved (or placed since the last update) are
     /// cleared from the other digits.
     #[inline(always)]
-    fn update(&mut self, state: &mut State, digit: usize, band: usize) -> Result<(), Fail> {
-        let board = at(digit, band);
-        let before = state.candidates[board];
+    fn update(&mut self, state: &mut State, board: usize) -> Result<(), Fail> {
+        let band = usize::from(board >= 9) + usize::from(board >= 18);
+        let first = band * 9;
+        let before = state.candidates[board & 31];
         let after = before & TABLES.kept_cells[triads_of(before)];
         if after == 0 {
             // No triads fit a matching.
             return Err(Fail);
         }
         let locked = TABLES.lone_columns[columns_of(after) as usize];
-        for other_band in OTHER_BANDS[band] {
-            let other = at(digit, other_band);
-            let before = state.candidates[other];
-            state.candidates[other] = before & !locked;
-            state.dirty |= u32::from(before & locked != 0) << other;
+        // The digit's boards in the two other bands, 18 and 9 boards on (wrapping).
+        let wrap = |at: usize| if at >= 27 { at - 27 } else { at } & 31;
+        let (one, two) = (wrap(board + 18), wrap(board + 9));
+        let (in_one, in_two) = (
+            state.candidates[one] & locked,
+            state.candidates[two] & locked,
+        );
+        if in_one | in_two != 0 {
+            state.candidates[one] &= !locked;
+            state.candidates[two] &= !locked;
+            state.dirty |= u32::from(in_one != 0) << one | u32::from(in_two != 0) << two;
         }
         let solved = row_singles(after);
         let new = solved & state.unsolved[band];
@@ -332,22 +339,24 @@ impl<S: Sink> Search<'_, '_, '_, S> {
         if clear != 0 {
             if new != 0 {
                 if S::WANTS_EVENTS {
-                    self.record_found(state, digit, band, before, new)?;
+                    self.record_found(state, board - first, band, before, new)?;
                 } else {
                     self.record_unreported(new)?;
                 }
                 state.unsolved[band] &= !new;
             }
             state.pending[band] &= !clear;
-            let first = at(0, band).min(18);
             let mut changed = 0u32;
-            for (index, other) in state.candidates[first..first + 9].iter_mut().enumerate() {
+            for (index, other) in state.candidates[first.min(18)..first.min(18) + 9]
+                .iter_mut()
+                .enumerate()
+            {
                 changed |= u32::from(*other & clear != 0) << index;
                 *other &= !clear;
             }
-            state.dirty |= (changed & !(1 << digit)) << at(0, band);
+            state.dirty |= (changed << first) & !(1 << board);
         }
-        state.candidates[board] = after;
+        state.candidates[board & 31] = after;
         state.stale |= 1 << board;
         Ok(())
     }
