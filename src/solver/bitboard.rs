@@ -129,20 +129,27 @@ impl State {
     /// from the other digits and its digit from its peers (the board has no
     /// conflict, so a digit's givens are no peers).
     fn from_givens(board: &Board) -> State {
-        let placed: [[u32; 3]; 9] = crate::board::digit_masks(board.cells())
-            .map(|mask| std::array::from_fn(|band| (mask >> (27 * band)) as u32 & BAND));
-        let filled: [u32; 3] =
-            std::array::from_fn(|band| placed.iter().fold(0, |all, bands| all | bands[band]));
-        let mut state = State::EMPTY;
-        for (digit, bands) in placed.iter().enumerate() {
-            let reach = bands.map(reach_of);
-            let columns = reach[0].1 | reach[1].1 | reach[2].1;
-            for band in 0..3 {
-                state.candidates[at(digit, band)] =
-                    (BAND & !filled[band] & !(reach[band].0 | columns)) | bands[band];
+        let placed = crate::board::band_masks(board.cells());
+        // Loops over the nine digits inside, the same operations on each: they
+        // vectorize.
+        let mut reach = [[0u32; 9]; 3];
+        let mut columns = [0u32; 9];
+        for (band, digits) in placed.iter().enumerate() {
+            for digit in 0..9 {
+                let (cells, digit_columns) = reach_of(digits[digit]);
+                reach[band][digit] = cells;
+                columns[digit] |= digit_columns;
             }
         }
-        state.unsolved = filled.map(|bits| BAND & !bits);
+        let mut state = State::EMPTY;
+        for (band, digits) in placed.iter().enumerate() {
+            let filled = digits.iter().fold(0, |all, &cells| all | cells);
+            for digit in 0..9 {
+                state.candidates[at(digit, band)] =
+                    (BAND & !filled & !(reach[band][digit] | columns[digit])) | digits[digit];
+            }
+            state.unsolved[band] = BAND & !filled;
+        }
         state
     }
 
@@ -204,7 +211,7 @@ const fn boxes_of(columns: u32) -> u32 {
 /// The cells of a band in the `columns` given (9 bits): the row repeated thrice.
 #[inline(always)]
 const fn spread_columns(columns: u32) -> u32 {
-    columns * (1 | 1 << 9 | 1 << 18)
+    columns | columns << 9 | columns << 18
 }
 
 /// Where a digit's board for a band sits in `State::candidates`: band-major, so the
