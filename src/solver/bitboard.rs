@@ -6,16 +6,16 @@
 //! matching of the band's rows to its boxes: that is the locked-candidates rule
 //! (pointing and claiming) inside the band, and it exposes hidden singles in rows and
 //! boxes. A box whose candidates sit in one column clears that column from the
-//! digit's other bands (pointing). The same rule turned on its side runs on each
-//! stack (three boxes stacked vertically) with "column triads", which also exposes
-//! hidden singles in columns. Placements are lazy, as in JCZSolve: placing a digit
-//! clears its own board's peers in the band; the board's update then solves the
-//! cell, clears it from the other digits and locks its column elsewhere. Naked singles are found for all cells of a band at once by counting
-//! candidates across the nine digit boards with bit operations. When nothing more
-//! follows, the engine guesses on the two-candidate cell with the most unsolved
-//! peers (the guess that settles the most), and copies its small state per guess
-//! instead of undoing. The ideas are the ones
-//! tdoku's write-up and JCZSolve describe; this code is our own.
+//! digit's other bands (pointing); a column whose candidates sit in one band clears
+//! the digit from the rest of that band's box (claiming), which also exposes hidden
+//! singles in columns. Placements are lazy, as in JCZSolve: placing a digit clears
+//! its own board's peers in the band; the board's update then solves the cell,
+//! clears it from the other digits and its column from the other bands. Naked
+//! singles are found for all cells of a band at once by counting candidates across
+//! the nine digit boards with bit operations. When nothing more follows, the engine
+//! guesses on the two-candidate cell with the most unsolved peers (the guess that
+//! settles the most), and copies its small state per guess instead of undoing. The
+//! ideas are the ones tdoku's write-up and JCZSolve describe; this code is our own.
 //!
 //! A solved cell keeps its bit on its digit's board, so every row of a band holds
 //! exactly one bit per digit once solved.
@@ -107,7 +107,7 @@ struct State {
     pending: [u32; 3],
     /// Cells not yet solved, per band.
     unsolved: [u32; 3],
-    /// Boards (bit `at(digit, band)`) updated since the stack rule last ran on them.
+    /// Boards (bit `at(digit, band)`) updated since column claiming last ran.
     stale: u32,
 }
 
@@ -221,9 +221,6 @@ const fn at(digit: usize, band: usize) -> usize {
     (band * 9 + digit) & 31
 }
 
-/// The bits of digit 0's three boards in a board mask; shift left by the digit.
-const DIGIT_BOARDS: u32 = 1 | 1 << 9 | 1 << 18;
-
 /// Where the search stood before a guess, to take back what followed it.
 #[derive(Default, Clone, Copy)]
 struct Mark {
@@ -290,7 +287,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
     node_fn!(node_v3, #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]);
 
     /// Updates every board that changed until none does, then places naked singles
-    /// and runs the stack rule, until nothing more follows.
+    /// and runs column claiming, until nothing more follows.
     #[inline(always)]
     fn propagate(&mut self, state: &mut State) -> Result<(), Fail> {
         loop {
@@ -305,7 +302,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             if state.stale == 0 {
                 return Ok(());
             }
-            stack_rule(state)?;
+            column_claiming(state)?;
             if state.dirty == 0 {
                 return Ok(());
             }
@@ -371,7 +368,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
     /// Records the cells `new` of `band` that an update found for `digit` (its
     /// board was `before`), with their reasons: a hidden single when the digit had
     /// that one open cell left in the row, box or column, else locked candidates
-    /// (the band's matching, pointing or the stack rule narrowed it down).
+    /// (the band's matching, pointing or column claiming narrowed it down).
     #[cold]
     fn record_found(
         &mut self,
@@ -514,46 +511,42 @@ impl<S: Sink> Search<'_, '_, '_, S> {
     }
 }
 
-/// The band rule turned on its side: in each stack (three boxes stacked vertically),
-/// a digit's "column triads" (the three cells a column shares with a band) must fit
-/// a one-to-one matching of the stack's columns to its bands. Removes the triads
-/// that fit none: locked candidates between boxes and columns.
+/// Column claiming, for all digits at once: a column whose candidates for a digit
+/// lie in one band only holds the digit in that band's box, so the box's other
+/// columns lose the digit. Fails when a column has no place left for a digit.
+/// Lanes of twelve digits (three of them padding) so the loops vectorize.
 #[inline(always)]
-fn stack_rule(state: &mut State) -> Result<(), Fail> {
-    let stale = state.stale;
+fn column_claiming(state: &mut State) -> Result<(), Fail> {
     state.stale = 0;
-    for digit in 0..9 {
-        if stale & (DIGIT_BOARDS << digit) == 0 {
-            continue;
+    let mut columns = [[0x1FFu32; 12]; 3];
+    for (band, lanes) in columns.iter_mut().enumerate() {
+        for (digit, lane) in lanes.iter_mut().take(9).enumerate() {
+            *lane = columns_of(state.candidates[at(digit, band)]);
         }
-        let boards = [
-            state.candidates[at(digit, 0)],
-            state.candidates[at(digit, 1)],
-            state.candidates[at(digit, 2)],
+    }
+    let mut missing = 0;
+    let mut gone = [[0u32; 12]; 3];
+    for digit in 0..12 {
+        let [top, middle, bottom] = [columns[0][digit], columns[1][digit], columns[2][digit]];
+        missing |= !(top | middle | bottom) & 0x1FF;
+        let only = [
+            top & !(middle | bottom),
+            middle & !(top | bottom),
+            bottom & !(top | middle),
         ];
-        let columns = boards.map(|x| (x | x >> 9 | x >> 18) & 0x1FF);
-        for stack in 0..3 {
-            let shift = 3 * stack;
-            let triads = (columns[0] >> shift) & 7
-                | ((columns[1] >> shift) & 7) << 3
-                | ((columns[2] >> shift) & 7) << 6;
-            let kept = u32::from(TABLES.matching[triads as usize]);
-            if kept == 0 {
-                return Err(Fail);
-            }
-            let removed = triads & !kept;
-            if removed == 0 {
-                continue;
-            }
-            for band in 0..3 {
-                let gone = (removed >> (3 * band)) & 7;
-                if gone != 0 {
-                    let board = at(digit, band);
-                    let columns_gone = gone << shift;
-                    let cells = columns_gone | columns_gone << 9 | columns_gone << 18;
-                    state.candidates[board] &= !cells;
-                    state.dirty |= 1 << board;
-                }
+        for band in 0..3 {
+            gone[band][digit] = boxes_of(only[band]) & !only[band] & columns[band][digit];
+        }
+    }
+    if missing != 0 {
+        return Err(Fail);
+    }
+    for (band, lanes) in gone.iter().enumerate() {
+        for (digit, &columns) in lanes.iter().take(9).enumerate() {
+            if columns != 0 {
+                let board = at(digit, band);
+                state.candidates[board] &= !spread_columns(columns);
+                state.dirty |= 1 << board;
             }
         }
     }
@@ -655,9 +648,6 @@ fn row_singles(board: u32) -> u32 {
 
 /// Lookup tables, computed at compile time.
 struct Tables {
-    /// 9 triad bits -> the triads that belong to some row-to-box matching inside
-    /// the triads given (0 when there is none).
-    matching: [u16; 512],
     /// 9 triad bits as `triads_of` lays them out (box-major) -> the cells of the
     /// triads that fit some row-to-box matching (the matching and its cells in one
     /// lookup).
@@ -676,7 +666,6 @@ static TABLES: Tables = tables();
 
 const fn tables() -> Tables {
     let mut tables = Tables {
-        matching: [0; 512],
         kept_cells: [0; 512],
         peers: [0; 32],
         column: [0; 9],
@@ -684,7 +673,6 @@ const fn tables() -> Tables {
     };
     let mut value = 0;
     while value < 512 {
-        tables.matching[value] = matching(value as u16);
         tables.kept_cells[value] = cells_of_triads(matching(transpose(value as u16)));
         let mut lone = 0;
         let mut stack = 0;
