@@ -71,6 +71,7 @@ fn search_with<S: Sink>(
         trail: Vec::new(),
         depth: 0,
         interrupted: None,
+        pairs: [0; 3],
     };
     let done = match isa {
         Isa::Portable => search.node(&mut state)?,
@@ -153,16 +154,17 @@ impl State {
         state
     }
 
-    /// For each band: cells with at least one and at least two candidates.
+    /// For each band: cells with at least one, two and three candidates.
     #[inline(always)]
-    fn counts(&self, band: usize) -> (u32, u32) {
-        let (mut one, mut two) = (0, 0);
+    fn counts(&self, band: usize) -> (u32, u32, u32) {
+        let (mut one, mut two, mut three) = (0, 0, 0);
         for digit in 0..9 {
             let x = self.candidates[at(digit, band)];
+            three |= two & x;
             two |= one & x;
             one |= x;
         }
-        (one, two)
+        (one, two, three)
     }
 
     fn solution(&self) -> [u8; CELLS] {
@@ -237,6 +239,9 @@ struct Search<'r, 's, 'c, S> {
     depth: u32,
     /// Set when a limit, the stop signal or the sink ended the search.
     interrupted: Option<Interrupted>,
+    /// The unsolved two-candidate cells per band, as the last naked-singles pass
+    /// saw them: at the end of propagation, the guess candidates.
+    pairs: [u32; 3],
 }
 
 /// Defines a search node method `$name` (with the attributes given): propagates,
@@ -257,7 +262,7 @@ macro_rules! node_fn {
             if state.unsolved == [0; 3] {
                 return Ok(self.found.record(&state.solution()));
             }
-            let (band, bit, mut digits) = choose(state);
+            let (band, bit, mut digits) = choose(state, self.pairs);
             while digits != 0 {
                 let digit = digits.trailing_zeros() as usize;
                 digits &= digits - 1;
@@ -410,9 +415,11 @@ impl<S: Sink> Search<'_, '_, '_, S> {
         for band in 0..3 {
             let unsolved = state.unsolved[band];
             if unsolved == 0 {
+                self.pairs[band] = 0;
                 continue;
             }
-            let (one, two) = state.counts(band);
+            let (one, two, three) = state.counts(band);
+            self.pairs[band] = unsolved & two & !three;
             if unsolved & !one != 0 {
                 return Err(Fail);
             }
@@ -555,38 +562,44 @@ fn column_claiming(state: &mut State) -> Result<(), Fail> {
 
 /// The cell to guess on (a band and its bit) and its candidate digits: among the
 /// cells with the fewest candidates (two, else three, else any), the one with the
-/// most unsolved peers.
+/// most unsolved peers. `pairs` are the two-candidate cells (the naked-singles
+/// pass found them); only without any are the others counted.
 #[inline(always)]
-fn choose(state: &State) -> (usize, u32, u16) {
-    // Per band, from bit-sliced candidate counts: the unsolved cells with exactly
-    // two candidates, with exactly three, and all of them. Plain loops: iterator
-    // adapters would be functions of their own, compiled without `node_v3`'s
-    // features.
-    let mut classes = [[0u32; 3]; 3];
-    for (band, per_class) in classes.iter_mut().enumerate() {
-        let unsolved = state.unsolved[band];
-        let (mut one, mut two, mut three, mut four) = (0, 0, 0, 0);
-        for digit in 0..9 {
-            let x = state.candidates[at(digit, band)];
-            four |= three & x;
-            three |= two & x;
-            two |= one & x;
-            one |= x;
-        }
-        *per_class = [unsolved & two & !three, unsolved & three & !four, unsolved];
+fn choose(state: &State, pairs: [u32; 3]) -> (usize, u32, u16) {
+    let mut best = 0;
+    for (band, &cells) in pairs.iter().enumerate() {
+        best = best.max(busiest_cell(state, band, cells));
     }
-    for class in 0..3 {
-        let mut best = 0;
-        for (band, per_class) in classes.iter().enumerate() {
-            best = best.max(busiest_cell(state, band, per_class[class]));
+    if best == 0 {
+        // Per band, from bit-sliced candidate counts: the unsolved cells with
+        // exactly three candidates, else all of them. Plain loops: iterator
+        // adapters would be functions of their own, compiled without
+        // `node_v3`'s features.
+        let mut classes = [[0u32; 2]; 3];
+        for (band, per_class) in classes.iter_mut().enumerate() {
+            let unsolved = state.unsolved[band];
+            let (mut one, mut two, mut three, mut four) = (0, 0, 0, 0);
+            for digit in 0..9 {
+                let x = state.candidates[at(digit, band)];
+                four |= three & x;
+                three |= two & x;
+                two |= one & x;
+                one |= x;
+            }
+            *per_class = [unsolved & three & !four, unsolved];
         }
-        if best != 0 {
-            let cell = 255 - (best & 0xFF) as usize;
-            let (band, bit) = (cell / 27, 1 << (cell % 27));
-            return (band, bit, digits_of(state, band, bit));
+        for class in 0..2 {
+            for (band, per_class) in classes.iter().enumerate() {
+                best = best.max(busiest_cell(state, band, per_class[class]));
+            }
+            if best != 0 {
+                break;
+            }
         }
     }
-    (0, 0, 0)
+    let cell = 255 - (best & 0xFF) as usize;
+    let (band, bit) = (cell / 27, 1 << (cell % 27));
+    (band, bit, digits_of(state, band, bit))
 }
 
 /// Among `cells` of `band`, the one with the most unsolved peers (the guess that
