@@ -231,54 +231,51 @@ impl fmt::Debug for Board {
     }
 }
 
-/// For each digit 1-9 (at index digit - 1), the cells that hold it: bit `cell`.
-pub(crate) fn digit_masks(cells: &[u8; CELLS]) -> [u128; 9] {
+/// The digits' cells per band, `[band][digit]` (digit 1-9 at index digit - 1): bit
+/// `i` for cell `27 * band + i`.
+pub(crate) fn band_masks(cells: &[u8; CELLS]) -> [[u32; 9]; 3] {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: SSE2 is part of the x86-64 baseline: every x86_64 CPU has it.
-    return unsafe { digit_masks_sse2(cells) };
+    return unsafe { band_masks_sse2(cells) };
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let mut masks = [0u128; 9];
+        let mut masks = [[0u32; 9]; 3];
         for (cell, &value) in cells.iter().enumerate() {
             if value != 0 {
-                masks[usize::from(value - 1)] |= 1 << cell;
+                masks[cell / 27][usize::from(value - 1)] |= 1 << (cell % 27);
             }
         }
         masks
     }
 }
 
-/// `digit_masks` sixteen cells at a time: one compare with a digit and one
-/// move-mask per sixteen cells, instead of a read-modify-write per cell.
+/// `band_masks` sixteen cells at a time: per band, two sixteen-byte chunks (the
+/// band's 27 cells and 5 beyond, masked off), one compare with a digit and one
+/// move-mask per chunk, instead of a read-modify-write per cell.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn digit_masks_sse2(cells: &[u8; CELLS]) -> [u128; 9] {
+fn band_masks_sse2(cells: &[u8; CELLS]) -> [[u32; 9]; 3] {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set_epi64x, _mm_set1_epi8,
     };
     let mut padded = [0u8; 96];
     padded[..CELLS].copy_from_slice(cells);
-    let half = |at: usize| {
-        let bytes: [u8; 8] = std::array::from_fn(|i| padded[at + i]);
-        i64::from_le_bytes(bytes)
+    let chunk = |at: usize| {
+        let half = |at: usize| {
+            let bytes: [u8; 8] = std::array::from_fn(|i| padded[at + i]);
+            i64::from_le_bytes(bytes)
+        };
+        _mm_set_epi64x(half(at + 8), half(at))
     };
-    let chunks: [__m128i; 6] =
-        std::array::from_fn(|chunk| _mm_set_epi64x(half(16 * chunk + 8), half(16 * chunk)));
-    std::array::from_fn(|digit| {
-        let wanted = _mm_set1_epi8(digit as i8 + 1);
-        let mut mask = 0u128;
-        for (chunk, &bytes) in chunks.iter().enumerate() {
-            let hits = _mm_movemask_epi8(_mm_cmpeq_epi8(bytes, wanted)) as u16;
-            mask |= u128::from(hits) << (16 * chunk);
-        }
-        mask
+    std::array::from_fn(|band| {
+        let (low, high): (__m128i, __m128i) = (chunk(27 * band), chunk(27 * band + 16));
+        std::array::from_fn(|digit| {
+            let wanted = _mm_set1_epi8(digit as i8 + 1);
+            let low = _mm_movemask_epi8(_mm_cmpeq_epi8(low, wanted)) as u32;
+            let high = _mm_movemask_epi8(_mm_cmpeq_epi8(high, wanted)) as u32;
+            (low | high << 16) & ((1 << 27) - 1)
+        })
     })
-}
-
-/// The digits' cells per band, `[band][digit]`: bit `i` for cell `27 * band + i`.
-pub(crate) fn band_masks(cells: &[u8; CELLS]) -> [[u32; 9]; 3] {
-    let masks = digit_masks(cells);
-    std::array::from_fn(|band| masks.map(|mask| (mask >> (27 * band)) as u32 & ((1 << 27) - 1)))
 }
 
 /// True when some digit stands twice in a row, column or box, from the digits'
@@ -400,15 +397,30 @@ mod tests {
     }
 
     #[test]
-    fn digit_masks_mark_each_given() {
+    fn band_masks_mark_each_given() {
         let mut cells = [0u8; CELLS];
         cells[0] = 1;
         cells[80] = 9;
         cells[63] = 9;
-        let masks = digit_masks(&cells);
-        assert_eq!(masks[0], 1);
-        assert_eq!(masks[8], 1 << 80 | 1 << 63);
-        assert!(masks[1..8].iter().all(|&mask| mask == 0));
+        cells[27] = 4;
+        cells[53] = 4;
+        let masks = band_masks(&cells);
+        let expected = |band: usize, digit: usize| match (band, digit) {
+            (0, 0) => 1,
+            (1, 3) => 1 | 1 << 26,
+            (2, 8) => 1 << (80 - 54) | 1 << (63 - 54),
+            _ => 0,
+        };
+        for (band, digits) in masks.iter().enumerate() {
+            for (digit, &mask) in digits.iter().enumerate() {
+                assert_eq!(
+                    mask,
+                    expected(band, digit),
+                    "band {band} digit {}",
+                    digit + 1
+                );
+            }
+        }
     }
 
     #[test]
