@@ -260,7 +260,7 @@ macro_rules! node_fn {
                 };
             }
             if state.unsolved == [0; 3] {
-                return Ok(self.found.record(&state.solution()));
+                return Ok(self.found.record_with(|| state.solution()));
             }
             let (band, bit, mut digits) = choose(state, self.pairs);
             while digits != 0 {
@@ -532,6 +532,7 @@ fn column_claiming(state: &mut State) -> Result<(), Fail> {
         }
     }
     let mut missing = 0;
+    let mut any_gone = 0;
     let mut gone = [[0u32; 12]; 3];
     for digit in 0..12 {
         let [top, middle, bottom] = [columns[0][digit], columns[1][digit], columns[2][digit]];
@@ -543,10 +544,14 @@ fn column_claiming(state: &mut State) -> Result<(), Fail> {
         ];
         for band in 0..3 {
             gone[band][digit] = boxes_of(only[band]) & !only[band] & columns[band][digit];
+            any_gone |= gone[band][digit];
         }
     }
     if missing != 0 {
         return Err(Fail);
+    }
+    if any_gone == 0 {
+        return Ok(());
     }
     for (band, lanes) in gone.iter().enumerate() {
         for (digit, &columns) in lanes.iter().take(9).enumerate() {

@@ -267,8 +267,16 @@ impl Found {
 
     /// Records a complete grid; true when the search has found all it wants.
     fn record(&mut self, cells: &[u8; 81]) -> bool {
+        self.record_with(|| *cells)
+    }
+
+    /// Records a complete grid that `cells` spells out, asked for only when it is
+    /// the first (later ones are only counted); true when the search has found all
+    /// it wants.
+    #[inline(always)]
+    fn record_with(&mut self, cells: impl FnOnce() -> [u8; 81]) -> bool {
         if self.first.is_none() {
-            self.first = Some(*cells);
+            self.first = Some(cells());
         }
         self.count += 1;
         self.count >= self.wanted
