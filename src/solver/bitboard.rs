@@ -618,7 +618,7 @@ fn busiest_cell(state: &State, band: usize, cells: u32) -> u32 {
     while rest != 0 {
         let index = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let column = TABLES.column[index % 9];
+        let column = TABLES.column[index & 31];
         let [first, second] = OTHER_BANDS[band];
         // One population count: the band's peers in the low 32 bits, the column's
         // cells in the other bands above them (the second band's shifted by one, so
@@ -673,8 +673,8 @@ struct Tables {
     /// For each cell of a band: its peers in the band (row, box, column), itself not
     /// included.
     peers: [u32; 32],
-    /// For each column: its three cells in a band.
-    column: [u32; 9],
+    /// For each cell of a band: the three cells of its column in a band.
+    column: [u32; 32],
     /// 9 column bits -> the cells of a band in the columns that are alone in
     /// their box (three columns).
     lone_columns: [u32; 512],
@@ -686,7 +686,7 @@ const fn tables() -> Tables {
     let mut tables = Tables {
         kept_cells: [0; 512],
         peers: [0; 32],
-        column: [0; 9],
+        column: [0; 32],
         lone_columns: [0; 512],
     };
     let mut value = 0;
@@ -704,16 +704,12 @@ const fn tables() -> Tables {
         tables.lone_columns[value] = spread_columns(lone as u32);
         value += 1;
     }
-    let mut column = 0;
-    while column < 9 {
-        tables.column[column] = (1 << column) | (1 << (9 + column)) | (1 << (18 + column));
-        column += 1;
-    }
     let mut index = 0;
     while index < 27 {
         let (row, column) = (index / 9, index % 9);
+        tables.column[index] = spread_columns(1 << column);
         let box_cells = (7 << ((column / 3) * 3)) * ((1 << 18) | (1 << 9) | 1);
-        let peers = (0x1FF << (9 * row)) | box_cells | tables.column[column];
+        let peers = (0x1FF << (9 * row)) | box_cells | tables.column[index];
         tables.peers[index] = peers & !(1 << index);
         index += 1;
     }
