@@ -110,11 +110,19 @@ impl std::error::Error for PuzzleError {}
 /// The value of a cell character (`1`-`9`, or `.` `0` `_` for empty); `None` for
 /// anything else.
 const fn cell_value(byte: u8) -> Option<u8> {
-    match byte {
-        b'1'..=b'9' => Some(byte - b'0'),
-        b'.' | b'0' | b'_' => Some(0),
+    match cell_value_or_bad(byte) {
+        (value, 0) => Some(value),
         _ => None,
     }
+}
+
+/// `cell_value` without a branch, so a loop over a line vectorizes: the value (0
+/// for empty) and 1 when the character is no cell character (the value is then
+/// meaningless).
+const fn cell_value_or_bad(byte: u8) -> (u8, u8) {
+    let digit = byte.wrapping_sub(b'0');
+    let blank = (byte == b'.') as u8 | (byte == b'_') as u8;
+    (digit & blank.wrapping_sub(1), (digit > 9) as u8 & !blank)
 }
 
 /// How a cell value is written: its digit, or `.` for empty.
@@ -136,13 +144,11 @@ impl Board {
         if let Ok(bytes) = <&[u8; CELLS]>::try_from(text.as_bytes()) {
             let mut bad = 0u8;
             for index in 0..CELLS {
-                let byte = bytes[index];
-                let digit = byte.wrapping_sub(b'0');
-                let blank = u8::from(byte == b'.') | u8::from(byte == b'_');
-                bad |= u8::from(digit > 9) & !blank;
-                cells[index] = digit & blank.wrapping_sub(1);
+                let (value, not_a_cell) = cell_value_or_bad(bytes[index]);
+                cells[index] = value;
+                bad |= not_a_cell;
             }
-            if bad & 1 == 0 {
+            if bad == 0 {
                 return Board::checked(cells);
             }
             cells = [0; CELLS];
@@ -420,6 +426,20 @@ mod tests {
                     digit + 1
                 );
             }
+        }
+    }
+
+    /// The branch-free reading of a character keeps to the puzzle text's rules for
+    /// every byte.
+    #[test]
+    fn cell_characters_are_digits_and_blanks_only() {
+        for byte in 0..=u8::MAX {
+            let expected = match byte {
+                b'1'..=b'9' => Some(byte - b'0'),
+                b'.' | b'0' | b'_' => Some(0),
+                _ => None,
+            };
+            assert_eq!(cell_value(byte), expected, "byte {byte}");
         }
     }
 
