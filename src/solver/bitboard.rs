@@ -108,8 +108,8 @@ struct State {
     pending: [u32; 3],
     /// Cells not yet solved, per band.
     unsolved: [u32; 3],
-    /// Boards (bit `at(digit, band)`) updated since column claiming last ran.
-    stale: u32,
+    /// Some board was updated since column claiming last ran.
+    stale: bool,
 }
 
 /// Propagation stopped short: the grid cannot be completed, or the search was
@@ -123,7 +123,7 @@ impl State {
         unsolved: [BAND; 3],
         dirty: BAND,
         pending: [0; 3],
-        stale: 0,
+        stale: false,
     };
 
     /// The state of a puzzle's givens, built in bulk: every given clears its cell
@@ -154,17 +154,19 @@ impl State {
         state
     }
 
-    /// For each band: cells with at least one, two and three candidates.
+    /// The cells of `band` with at least one, two, ... `N` candidates (index
+    /// `k` for at least `k + 1`), counted bit-sliced across the nine digit boards.
     #[inline(always)]
-    fn counts(&self, band: usize) -> (u32, u32, u32) {
-        let (mut one, mut two, mut three) = (0, 0, 0);
+    fn counts<const N: usize>(&self, band: usize) -> [u32; N] {
+        let mut at_least = [0; N];
         for digit in 0..9 {
             let x = self.candidates[at(digit, band)];
-            three |= two & x;
-            two |= one & x;
-            one |= x;
+            for level in (1..N).rev() {
+                at_least[level] |= at_least[level - 1] & x;
+            }
+            at_least[0] |= x;
         }
-        (one, two, three)
+        at_least
     }
 
     fn solution(&self) -> [u8; CELLS] {
@@ -304,7 +306,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             if self.naked_singles(state)? {
                 continue;
             }
-            if state.stale == 0 {
+            if !state.stale {
                 return Ok(());
             }
             column_claiming(state)?;
@@ -366,7 +368,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             state.dirty |= (changed << first) & !(1 << board);
         }
         state.candidates[board & 31] = after;
-        state.stale |= 1 << board;
+        state.stale = true;
         Ok(())
     }
 
@@ -418,7 +420,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                 self.pairs[band] = 0;
                 continue;
             }
-            let (one, two, three) = state.counts(band);
+            let [one, two, three] = state.counts(band);
             self.pairs[band] = unsolved & two & !three;
             if unsolved & !one != 0 {
                 return Err(Fail);
@@ -524,7 +526,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
 /// Lanes of twelve digits (three of them padding) so the loops vectorize.
 #[inline(always)]
 fn column_claiming(state: &mut State) -> Result<(), Fail> {
-    state.stale = 0;
+    state.stale = false;
     let mut columns = [[0x1FFu32; 12]; 3];
     for (band, lanes) in columns.iter_mut().enumerate() {
         for (digit, lane) in lanes.iter_mut().take(9).enumerate() {
@@ -576,21 +578,13 @@ fn choose(state: &State, pairs: [u32; 3]) -> (usize, u32, u16) {
         best = best.max(busiest_cell(state, band, cells));
     }
     if best == 0 {
-        // Per band, from bit-sliced candidate counts: the unsolved cells with
-        // exactly three candidates, else all of them. Plain loops: iterator
-        // adapters would be functions of their own, compiled without
-        // `node_v3`'s features.
+        // Per band: the unsolved cells with exactly three candidates, else all
+        // of them. Plain loops: iterator adapters would be functions of their
+        // own, compiled without `node_v3`'s features.
         let mut classes = [[0u32; 2]; 3];
         for (band, per_class) in classes.iter_mut().enumerate() {
             let unsolved = state.unsolved[band];
-            let (mut one, mut two, mut three, mut four) = (0, 0, 0, 0);
-            for digit in 0..9 {
-                let x = state.candidates[at(digit, band)];
-                four |= three & x;
-                three |= two & x;
-                two |= one & x;
-                one |= x;
-            }
+            let [_, _, three, four] = state.counts(band);
             *per_class = [unsolved & three & !four, unsolved];
         }
         for class in 0..2 {
