@@ -523,40 +523,42 @@ impl<S: Sink> Search<'_, '_, '_, S> {
 /// Column claiming, for all digits at once: a column whose candidates for a digit
 /// lie in one band only holds the digit in that band's box, so the box's other
 /// columns lose the digit. Fails when a column has no place left for a digit.
-/// Lanes of twelve digits (three of them padding) so the loops vectorize.
+/// Digits 1-8 go in eight lanes (one AVX2 vector), digit 9 in one.
 #[inline(always)]
+// Index loops: they pair the eight-lane and the one-lane halves, and compile to
+// fewer instructions than the iterator forms tried (cachegrind).
+#[allow(clippy::needless_range_loop)]
 fn column_claiming(state: &mut State) -> Result<(), Fail> {
     state.stale = false;
-    let mut columns = [[0x1FFu32; 12]; 3];
-    for (band, lanes) in columns.iter_mut().enumerate() {
-        for (digit, lane) in lanes.iter_mut().take(9).enumerate() {
+    let mut eight = [[0u32; 8]; 3];
+    for (band, lanes) in eight.iter_mut().enumerate() {
+        for (digit, lane) in lanes.iter_mut().enumerate() {
             *lane = columns_of(state.candidates[at(digit, band)]);
         }
     }
-    let mut missing = 0;
-    let mut any_gone = 0;
-    let mut gone = [[0u32; 12]; 3];
-    for digit in 0..12 {
-        let [top, middle, bottom] = [columns[0][digit], columns[1][digit], columns[2][digit]];
-        missing |= !(top | middle | bottom) & 0x1FF;
-        let only = [
-            top & !(middle | bottom),
-            middle & !(top | bottom),
-            bottom & !(top | middle),
-        ];
-        for band in 0..3 {
-            gone[band][digit] = boxes_of(only[band]) & !only[band] & columns[band][digit];
-            any_gone |= gone[band][digit];
-        }
-    }
-    if missing != 0 {
+    let ninth = [0, 1, 2].map(|band| [columns_of(state.candidates[at(8, band)])]);
+    let (gone_eight, missing_eight) = claimed(&eight);
+    let (gone_ninth, missing_ninth) = claimed(&ninth);
+    if missing_eight | missing_ninth != 0 {
         return Err(Fail);
+    }
+    let mut any_gone = 0;
+    for band in 0..3 {
+        for lane in 0..8 {
+            any_gone |= gone_eight[band][lane];
+        }
+        any_gone |= gone_ninth[band][0];
     }
     if any_gone == 0 {
         return Ok(());
     }
-    for (band, lanes) in gone.iter().enumerate() {
-        for (digit, &columns) in lanes.iter().take(9).enumerate() {
+    for band in 0..3 {
+        for digit in 0..9 {
+            let columns = if digit < 8 {
+                gone_eight[band][digit]
+            } else {
+                gone_ninth[band][0]
+            };
             if columns != 0 {
                 let board = at(digit, band);
                 state.candidates[board] &= !spread_columns(columns);
@@ -565,6 +567,28 @@ fn column_claiming(state: &mut State) -> Result<(), Fail> {
         }
     }
     Ok(())
+}
+
+/// Column claiming on lanes of digits: from each digit's columns per band, the
+/// columns each band loses (the other columns of a box holding the only place of
+/// a column), and the columns with no place left in any band (any lane).
+#[inline(always)]
+fn claimed<const N: usize>(columns: &[[u32; N]; 3]) -> ([[u32; N]; 3], u32) {
+    let mut gone = [[0u32; N]; 3];
+    let mut missing = 0;
+    for lane in 0..N {
+        let [top, middle, bottom] = [columns[0][lane], columns[1][lane], columns[2][lane]];
+        missing |= !(top | middle | bottom) & 0x1FF;
+        let only = [
+            top & !(middle | bottom),
+            middle & !(top | bottom),
+            bottom & !(top | middle),
+        ];
+        for band in 0..3 {
+            gone[band][lane] = boxes_of(only[band]) & !only[band] & columns[band][lane];
+        }
+    }
+    (gone, missing)
 }
 
 /// The cell to guess on (a band and its bit) and its candidate digits: among the
