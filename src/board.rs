@@ -181,7 +181,7 @@ impl Board {
     fn checked(cells: [u8; CELLS]) -> Result<Board, PuzzleError> {
         // Bit operations on the digits' cells tell whether a clash exists; only
         // then is the first pair looked for, cell by cell.
-        if !has_conflict(&band_masks(&cells)) {
+        if !has_conflict(&cells) {
             return Ok(Board { cells });
         }
         if let Some((first, second)) = first_conflict(&cells) {
@@ -241,18 +241,57 @@ impl fmt::Debug for Board {
 /// `i` for cell `27 * band + i`.
 pub(crate) fn band_masks(cells: &[u8; CELLS]) -> [[u32; 9]; 3] {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of the x86-64 baseline: every x86_64 CPU has it.
-    return unsafe { band_masks_sse2(cells) };
-    #[cfg(not(target_arch = "x86_64"))]
     {
-        let mut masks = [[0u32; 9]; 3];
-        for (cell, &value) in cells.iter().enumerate() {
-            if value != 0 {
-                masks[cell / 27][usize::from(value - 1)] |= 1 << (cell % 27);
-            }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: this CPU has AVX2 (checked just above; std caches the answer).
+            return unsafe { band_masks_avx2(cells) };
         }
-        masks
+        // SAFETY: SSE2 is part of the x86-64 baseline: every x86_64 CPU has it.
+        unsafe { band_masks_sse2(cells) }
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    band_masks_per_cell(cells)
+}
+
+/// `band_masks` cell by cell: the definition the vector forms are tested against.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn band_masks_per_cell(cells: &[u8; CELLS]) -> [[u32; 9]; 3] {
+    let mut masks = [[0u32; 9]; 3];
+    for (cell, &value) in cells.iter().enumerate() {
+        if value != 0 {
+            masks[cell / 27][usize::from(value - 1)] |= 1 << (cell % 27);
+        }
+    }
+    masks
+}
+
+/// `band_masks` with AVX2: one 32-byte chunk per band (its 27 cells and 5 beyond,
+/// masked off), one compare and one move-mask per digit.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn band_masks_avx2(cells: &[u8; CELLS]) -> [[u32; 9]; 3] {
+    use std::arch::x86_64::{
+        _mm256_cmpeq_epi8, _mm256_movemask_epi8, _mm256_set_epi64x, _mm256_set1_epi8,
+    };
+    let mut padded = [0u8; 96];
+    padded[..CELLS].copy_from_slice(cells);
+    let quarter = |at: usize| {
+        let bytes: [u8; 8] = std::array::from_fn(|i| padded[at + i]);
+        i64::from_le_bytes(bytes)
+    };
+    std::array::from_fn(|band| {
+        let at = 27 * band;
+        let chunk = _mm256_set_epi64x(
+            quarter(at + 24),
+            quarter(at + 16),
+            quarter(at + 8),
+            quarter(at),
+        );
+        std::array::from_fn(|digit| {
+            let wanted = _mm256_set1_epi8(digit as i8 + 1);
+            (_mm256_movemask_epi8(_mm256_cmpeq_epi8(chunk, wanted)) as u32) & ((1 << 27) - 1)
+        })
+    })
 }
 
 /// `band_masks` sixteen cells at a time: per band, two sixteen-byte chunks (the
@@ -284,17 +323,36 @@ fn band_masks_sse2(cells: &[u8; CELLS]) -> [[u32; 9]; 3] {
     })
 }
 
-/// True when some digit stands twice in a row, column or box, from the digits'
-/// cells per band (see `band_masks`). The inner loop runs over the nine digits
-/// with the same operations on each, so it vectorizes.
-fn has_conflict(bands: &[[u32; 9]; 3]) -> bool {
+/// True when some digit stands twice in a row, column or box.
+fn has_conflict(cells: &[u8; CELLS]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: this CPU has AVX2 (checked just above; std caches the answer).
+        return unsafe { has_conflict_avx2(cells) };
+    }
     // Twelve lanes (three of them empty): three whole SSE2 vectors.
-    let mut clash = [0u32; 12];
-    let mut columns = [0u32; 12];
+    clashes::<12>(&band_masks(cells))
+}
+
+/// `has_conflict` with AVX2: sixteen lanes, two whole vectors.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn has_conflict_avx2(cells: &[u8; CELLS]) -> bool {
+    clashes::<16>(&band_masks_avx2(cells))
+}
+
+/// True when some digit stands twice in a row, column or box, from the digits'
+/// cells per band (see `band_masks`), in `LANES` lanes (9 or more; the rest
+/// empty). The inner loop runs over the lanes with the same operations on each,
+/// so it vectorizes.
+#[inline(always)]
+fn clashes<const LANES: usize>(bands: &[[u32; 9]; 3]) -> bool {
+    let mut clash = [0u32; LANES];
+    let mut columns = [0u32; LANES];
     for band in bands {
-        let mut lanes = [0u32; 12];
+        let mut lanes = [0u32; LANES];
         lanes[..9].copy_from_slice(band);
-        for digit in 0..12 {
+        for digit in 0..LANES {
             let cells = lanes[digit];
             let rows = [cells & 0x1FF, (cells >> 9) & 0x1FF, cells >> 18];
             // Boxes of each row: bit 3k set when the row holds the digit in box k.
@@ -393,13 +451,40 @@ mod tests {
         let mut clashes = 0;
         for cells in &cases {
             let clash = first_conflict(cells).is_some();
-            assert_eq!(has_conflict(&band_masks(cells)), clash, "{cells:?}");
+            assert_eq!(has_conflict(cells), clash, "{cells:?}");
+            assert_eq!(super::clashes::<12>(&band_masks(cells)), clash, "{cells:?}");
             clashes += usize::from(clash);
         }
         assert!(
             clashes > 1_000 && cases.len() - clashes > 1_000,
             "{clashes}"
         );
+    }
+
+    /// Every form of `band_masks` this CPU runs agrees with the per-cell definition
+    /// on grids of random digits and blanks.
+    #[test]
+    fn band_masks_forms_agree() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..2_000 {
+            let cells: [u8; CELLS] = std::array::from_fn(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                (seed % 10) as u8
+            });
+            let expected = band_masks_per_cell(&cells);
+            assert_eq!(band_masks(&cells), expected, "{cells:?}");
+            #[cfg(target_arch = "x86_64")]
+            {
+                // SAFETY: SSE2 is in the x86-64 baseline.
+                assert_eq!(unsafe { band_masks_sse2(&cells) }, expected, "{cells:?}");
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: checked just above.
+                    assert_eq!(unsafe { band_masks_avx2(&cells) }, expected, "{cells:?}");
+                }
+            }
+        }
     }
 
     #[test]
