@@ -64,7 +64,12 @@ fn search_with<S: Sink>(
     wanted: u32,
     isa: Isa,
 ) -> Result<Found, Interrupted> {
-    let mut state = State::from_givens(board);
+    let mut state = match isa {
+        Isa::Portable => State::from_givens(board),
+        // SAFETY: as for `node_v3` below.
+        #[cfg(target_arch = "x86_64")]
+        Isa::V3 => unsafe { State::from_givens_v3(board) },
+    };
     let mut search = Search {
         recorder,
         found: Found::new(wanted),
@@ -129,6 +134,7 @@ impl State {
     /// The state of a puzzle's givens, built in bulk: every given clears its cell
     /// from the other digits and its digit from its peers (the board has no
     /// conflict, so a digit's givens are no peers).
+    #[inline(always)]
     fn from_givens(board: &Board) -> State {
         let placed = crate::board::band_masks(board.cells());
         // Loops over the nine digits inside, the same operations on each: they
@@ -152,6 +158,13 @@ impl State {
             state.unsolved[band] = BAND & !filled;
         }
         state
+    }
+
+    /// `from_givens` compiled for x86-64-v3 (see `Isa::V3`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn from_givens_v3(board: &Board) -> State {
+        State::from_givens(board)
     }
 
     /// The cells of `band` with at least one, two, ... `N` candidates (index
