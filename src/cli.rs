@@ -566,6 +566,11 @@ fn answer_line(
     };
     // Writing to a Vec cannot fail.
     let _ = match result {
+        // One digit (counting stops at two), without the formatting machinery.
+        Ok(report) if count && report.solution_count < 10 => {
+            out.extend_from_slice(&[b'0' + report.solution_count as u8, b'\n']);
+            Ok(())
+        }
         Ok(report) if count => writeln!(out, "{}", report.solution_count),
         Ok(report) => match report.solution {
             Some(solution) => {
