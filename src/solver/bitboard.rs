@@ -312,9 +312,18 @@ impl<S: Sink> Search<'_, '_, '_, S> {
     fn propagate(&mut self, state: &mut State) -> Result<(), Fail> {
         loop {
             while state.dirty != 0 {
-                let board = state.dirty.trailing_zeros() as usize;
-                state.dirty &= state.dirty - 1;
-                self.update(state, board)?;
+                // The boards dirty now, in a batch: the next board to update is
+                // known without waiting for this update's outcome (which boards
+                // it dirties), so the CPU overlaps consecutive updates. Boards
+                // dirtied meanwhile wait for the next batch (or, still ahead in
+                // this one, are updated once).
+                let mut batch = state.dirty;
+                while batch != 0 {
+                    let board = batch.trailing_zeros() as usize;
+                    batch &= batch - 1;
+                    state.dirty &= !(1 << board);
+                    self.update(state, board)?;
+                }
             }
             if self.naked_singles(state)? {
                 continue;
