@@ -451,9 +451,16 @@ impl<S: Sink> Search<'_, '_, '_, S> {
             while singles != 0 {
                 let bit = singles & singles.wrapping_neg();
                 singles ^= bit;
-                let digit = (0..9)
-                    .find(|&digit| state.candidates[at(digit, band)] & bit != 0)
-                    .ok_or(Fail)?;
+                // The cell's one digit, without a branch per board.
+                let mut digits = 0u32;
+                for digit in 0..9 {
+                    digits |= u32::from(state.candidates[at(digit, band)] & bit != 0) << digit;
+                }
+                if digits == 0 {
+                    // A single placed just before took its one digit (a peer).
+                    return Err(Fail);
+                }
+                let digit = digits.trailing_zeros() as usize;
                 self.assign(state, digit, band, bit, Reason::NakedSingle)?;
                 progress = true;
             }
