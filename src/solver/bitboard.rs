@@ -311,18 +311,22 @@ impl<S: Sink> Search<'_, '_, '_, S> {
     #[inline(always)]
     fn propagate(&mut self, state: &mut State) -> Result<(), Fail> {
         loop {
-            while state.dirty != 0 {
+            // The dirty boards in a register: updates return the boards they
+            // dirty.
+            let mut dirty = state.dirty;
+            state.dirty = 0;
+            while dirty != 0 {
                 // The boards dirty now, in a batch: the next board to update is
                 // known without waiting for this update's outcome (which boards
                 // it dirties), so the CPU overlaps consecutive updates. Boards
                 // dirtied meanwhile wait for the next batch (or, still ahead in
                 // this one, are updated once).
-                let mut batch = state.dirty;
+                let mut batch = dirty;
                 while batch != 0 {
                     let board = batch.trailing_zeros() as usize;
                     batch &= batch - 1;
-                    state.dirty &= !(1 << board);
-                    self.update(state, board)?;
+                    dirty &= !(1 << board);
+                    dirty |= self.update(state, board)?;
                 }
             }
             if self.naked_singles(state)? {
@@ -342,9 +346,10 @@ impl<S: Sink> Search<'_, '_, '_, S> {
     /// row-to-box matching; the columns the digit keeps in one box only are
     /// cleared from its other bands (pointing); the rows left with one cell are
     /// solved, and cells newly solved (or placed since the last update) are
-    /// cleared from the other digits.
+    /// cleared from the other digits. The boards it changed (other than this one).
     #[inline(always)]
-    fn update(&mut self, state: &mut State, board: usize) -> Result<(), Fail> {
+    fn update(&mut self, state: &mut State, board: usize) -> Result<u32, Fail> {
+        let mut dirty = 0;
         let band = usize::from(board >= 9) + usize::from(board >= 18);
         let first = band * 9;
         let before = state.candidates[board & 31];
@@ -364,7 +369,7 @@ impl<S: Sink> Search<'_, '_, '_, S> {
         if in_one | in_two != 0 {
             state.candidates[one] &= !locked;
             state.candidates[two] &= !locked;
-            state.dirty |= u32::from(in_one != 0) << one | u32::from(in_two != 0) << two;
+            dirty |= u32::from(in_one != 0) << one | u32::from(in_two != 0) << two;
         }
         let solved = row_singles(after);
         let new = solved & state.unsolved[band];
@@ -387,11 +392,11 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                 changed |= u32::from(*other & clear != 0) << index;
                 *other &= !clear;
             }
-            state.dirty |= (changed << first) & !(1 << board);
+            dirty |= (changed << first) & !(1 << board);
         }
         state.candidates[board & 31] = after;
         state.stale = true;
-        Ok(())
+        Ok(dirty)
     }
 
     /// Records the cells `new` of `band` that an update found for `digit` (its
