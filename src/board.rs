@@ -9,6 +9,9 @@ use std::fmt;
 /// Cells on a board.
 pub const CELLS: usize = 81;
 
+/// All 27 cells of a band (three rows), as the bits of a band mask.
+pub(crate) const BAND: u32 = (1 << 27) - 1;
+
 /// A cell index, 0..81, row-major.
 pub type Cell = usize;
 
@@ -287,9 +290,8 @@ fn band_masks_avx2(cells: &[u8; CELLS]) -> [[u32; 9]; 3] {
     use std::arch::x86_64::{
         __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8,
     };
-    const BAND: u32 = (1 << 27) - 1;
     let chunk = |at: usize| {
-        let bytes: &[u8; 32] = cells[at..at + 32].try_into().unwrap_or(&[0; 32]);
+        let bytes = &cells[at..at + 32];
         // SAFETY: `bytes` is 32 readable bytes; the load needs no alignment.
         unsafe { _mm256_loadu_si256(bytes.as_ptr().cast::<__m256i>()) }
     };
@@ -330,7 +332,7 @@ fn band_masks_sse2(cells: &[u8; CELLS]) -> [[u32; 9]; 3] {
             let wanted = _mm_set1_epi8(digit as i8 + 1);
             let low = _mm_movemask_epi8(_mm_cmpeq_epi8(low, wanted)) as u32;
             let high = _mm_movemask_epi8(_mm_cmpeq_epi8(high, wanted)) as u32;
-            (low | high << 16) & ((1 << 27) - 1)
+            (low | high << 16) & BAND
         })
     })
 }

@@ -21,7 +21,7 @@
 //! exactly one bit per digit once solved.
 
 use super::{Found, Interrupted, Reason, Recorder, Sink};
-use crate::board::{Board, CELLS};
+use crate::board::{BAND, Board, CELLS};
 
 pub(super) fn search<S: Sink>(
     board: &Board,
@@ -91,9 +91,6 @@ fn search_with<S: Sink>(
     }
     Ok(search.found)
 }
-
-/// All 27 cells of a band.
-const BAND: u32 = (1 << 27) - 1;
 
 /// The candidate boards: `candidates[at(digit, band)]` has a bit for each cell of
 /// the band where the digit may stand (solved cells included).
@@ -384,9 +381,8 @@ impl<S: Sink> Search<'_, '_, '_, S> {
                 state.unsolved[band] &= !new;
             }
             state.pending[band] &= !clear;
-            let boards = &mut state.candidates[first.min(18)..first.min(18) + 9];
-            let changed = holding(boards, clear);
-            for other in boards {
+            let changed = holding(&state.candidates, first, clear);
+            for other in &mut state.candidates[first.min(18)..first.min(18) + 9] {
                 *other &= !clear;
             }
             dirty |= (changed << first) & !(1 << board);
@@ -680,12 +676,14 @@ fn busiest_cell(state: &State, band: usize, cells: u32) -> u32 {
     best
 }
 
-/// Which of a band's nine boards hold any of `cells` (bit `i` for board `i`).
+/// Which of the nine boards from `first` (a band's) hold any of `cells` (bit `i`
+/// for board `first + i`).
 /// On x86-64 the first eight compare at once and one move-mask gathers them
 /// (the compiler's own vector form reduced with a chain of shuffles, on the
 /// update's critical path).
 #[inline(always)]
-fn holding(boards: &[u32], cells: u32) -> u32 {
+fn holding(candidates: &[u32; 32], first: usize, cells: u32) -> u32 {
+    let board = |index: usize| candidates[(first + index) & 31];
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{
@@ -695,7 +693,7 @@ fn holding(boards: &[u32], cells: u32) -> u32 {
         // SAFETY: SSE2 is part of the x86-64 baseline: every x86_64 CPU has it.
         unsafe {
             let lanes = |at: usize| {
-                let word = |i: usize| boards.get(at + i).copied().unwrap_or(0) as i32;
+                let word = |i: usize| board(at + i) as i32;
                 _mm_set_epi32(word(3), word(2), word(1), word(0))
             };
             let wanted = _mm_set1_epi32(cells as i32);
@@ -703,13 +701,13 @@ fn holding(boards: &[u32], cells: u32) -> u32 {
                 let hit = _mm_and_si128(lanes(at), wanted);
                 _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(hit, _mm_setzero_si128()))) as u32
             };
-            let ninth = u32::from(boards.get(8).is_some_and(|&board| board & cells != 0));
+            let ninth = u32::from(board(8) & cells != 0);
             (!(empty(0) | empty(4) << 4) & 0xFF) | ninth << 8
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    boards.iter().enumerate().fold(0, |held, (index, &board)| {
-        held | u32::from(board & cells != 0) << index
+    (0..9).fold(0, |held, index| {
+        held | u32::from(board(index) & cells != 0) << index
     })
 }
 
@@ -912,7 +910,15 @@ mod tests {
             let expected = (0..9).fold(0, |held, index| {
                 held | u32::from(boards[index] & cells != 0) << index
             });
-            assert_eq!(holding(&boards, cells), expected, "{boards:?} {cells:#x}");
+            let mut candidates = [0u32; 32];
+            for first in [0, 9, 18] {
+                candidates[first..first + 9].copy_from_slice(&boards);
+                assert_eq!(
+                    holding(&candidates, first, cells),
+                    expected,
+                    "{boards:?} {cells:#x}"
+                );
+            }
         }
     }
 
