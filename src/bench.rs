@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, puzzle_lines};
-use crate::solver::{self, Algorithm, Control, NoEvents, Report};
+use crate::solver::{Algorithm, Control, NoEvents, Report, Search};
 
 /// What one pass over a set measured.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,14 +20,7 @@ pub struct Measure {
     pub guesses_per_puzzle: f64,
 }
 
-/// Whether a pass stops at the first solution or counts to two.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// Stop at the first solution.
-    First,
-    /// Count solutions up to two.
-    CountTwo,
-}
+pub use crate::solver::Mode;
 
 /// Parses puzzle lines, skipping blanks and `#` comments; fails on the first bad one.
 pub fn parse_set(text: &str) -> Result<Vec<Board>, String> {
@@ -42,10 +35,11 @@ pub fn measure(boards: &[Board], algorithm: Algorithm, mode: Mode, min_time: Dur
     let mut solved = 0u64;
     let mut no_guess = 0u64;
     let mut guesses = 0u64;
+    let mut search = None;
     let started = Instant::now();
     loop {
         for board in boards {
-            let report = run(board, algorithm, mode);
+            let report = run(&mut search, board, algorithm, mode);
             solved += 1;
             guesses += report.stats.guesses;
             no_guess += u64::from(report.stats.guesses == 0);
@@ -64,11 +58,9 @@ pub fn measure(boards: &[Board], algorithm: Algorithm, mode: Mode, min_time: Dur
     }
 }
 
-fn run(board: &Board, algorithm: Algorithm, mode: Mode) -> Report {
-    let result = match mode {
-        Mode::First => solver::solve(board, algorithm, &Control::UNTIMED, &mut NoEvents),
-        Mode::CountTwo => solver::count_solutions(board, algorithm, &Control::UNTIMED),
-    };
+fn run(search: &mut Option<Search>, board: &Board, algorithm: Algorithm, mode: Mode) -> Report {
+    let result =
+        Search::reuse(search, board, algorithm, mode).finish(&Control::UNTIMED, &mut NoEvents);
     // Without limits or a stop signal nothing can interrupt the search.
     result
         .unwrap_or_else(|interrupted| unreachable!("unlimited search interrupted: {interrupted:?}"))

@@ -12,12 +12,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tracing_subscriber::EnvFilter;
 
-use crate::bench::{self, Mode};
+use crate::bench;
 use crate::board::{Board, cell_char, puzzle_lines};
 use crate::client::{ClientTls, Target};
 use crate::server::{self, Tls, Transport};
 use crate::service::{Limits, SudokuSolver};
-use crate::solver::{self, Algorithm, Control, Interrupted, NoEvents};
+use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Search};
 
 /// A Sudoku-solving gRPC service.
 #[derive(Debug, Parser)]
@@ -462,8 +462,8 @@ fn solve(args: SolveArgs) -> CliResult {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let answers = solve_all(&puzzles, threads, |text, out| {
-        answer_line(text, algorithm, &control, args.count, out);
+    let answers = solve_all(&puzzles, threads, |search, text, out| {
+        answer_line(search, text, algorithm, &control, args.count, out);
     });
     let mut out = io::stdout().lock();
     for chunk in answers {
@@ -477,11 +477,13 @@ fn solve(args: SolveArgs) -> CliResult {
 const CHUNK: usize = 256;
 
 /// Answers every puzzle on `threads` threads, in input order, drawing progress on
-/// stderr when it is a terminal. `answer` appends one line per puzzle to a buffer;
-/// the result is the buffers in input order.
-fn solve_all<F>(puzzles: &[&str], threads: usize, answer: F) -> Vec<Vec<u8>>
+/// stderr when it is a terminal. `answer` appends one line per puzzle to a buffer,
+/// with a state of its thread's to reuse (`T::default()` at first); the result is
+/// the buffers in input order.
+fn solve_all<T, F>(puzzles: &[&str], threads: usize, answer: F) -> Vec<Vec<u8>>
 where
-    F: Fn(&str, &mut Vec<u8>) + Sync,
+    T: Default,
+    F: Fn(&mut T, &str, &mut Vec<u8>) + Sync,
 {
     let chunks: Vec<&[&str]> = puzzles.chunks(CHUNK).collect();
     let next = AtomicUsize::new(0);
@@ -491,14 +493,16 @@ where
     if threads <= 1 && !show_progress {
         // One worker and nothing to draw: no thread to start.
         let mut out = Vec::with_capacity(puzzles.len() * 82);
+        let mut state = T::default();
         for text in puzzles {
-            answer(text, &mut out);
+            answer(&mut state, text, &mut out);
         }
         return vec![out];
     }
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, chunks.len().max(1)) {
             scope.spawn(|| {
+                let mut state = T::default();
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(chunk) = chunks.get(index) else {
@@ -506,7 +510,7 @@ where
                     };
                     let mut answers = Vec::with_capacity(chunk.len() * 82);
                     for text in *chunk {
-                        answer(text, &mut answers);
+                        answer(&mut state, text, &mut answers);
                     }
                     if let Ok(mut slot) = results[index].lock() {
                         *slot = answers;
@@ -546,6 +550,7 @@ fn draw_progress(done: &AtomicUsize, total: usize) {
 /// Appends the output line for one puzzle line: the solution, `unsolvable`, the
 /// solution count, or `error: ...`.
 fn answer_line(
+    search: &mut Option<Search>,
     text: &str,
     algorithm: Algorithm,
     control: &Control<'_>,
@@ -559,11 +564,8 @@ fn answer_line(
             return;
         }
     };
-    let result = if count {
-        solver::count_solutions(&board, algorithm, control)
-    } else {
-        solver::solve(&board, algorithm, control, &mut NoEvents)
-    };
+    let mode = if count { Mode::CountTwo } else { Mode::First };
+    let result = Search::reuse(search, &board, algorithm, mode).finish(control, &mut NoEvents);
     // Writing to a Vec cannot fail.
     let _ = match result {
         // One digit (counting stops at two), without the formatting machinery.

@@ -355,6 +355,8 @@ impl SudokuSolver {
             shutdown: Some(&self.shutdown.flag),
             deadline,
             timed: true,
+            slice_steps: u64::MAX,
+            slice_until: None,
         };
         let live = self.tracker.enter();
         let outcome = match run_solve(&board, algorithm, &inline, check_unique) {
@@ -392,6 +394,8 @@ impl SudokuSolver {
                 shutdown: Some(&shutdown.flag),
                 deadline,
                 timed: true,
+                slice_steps: u64::MAX,
+                slice_until: None,
             };
             let outcome = run_solve(&board, algorithm, &control, check_unique);
             if outcome == Err(Interrupted::Stopped) && !shutdown.is_set() {
@@ -602,6 +606,8 @@ fn stream_to_end(
         shutdown: Some(&shutdown),
         deadline,
         timed: true,
+        slice_steps: u64::MAX,
+        slice_until: None,
     };
     let outcome = solver::solve(board, algorithm, &control, sink);
     if sink.interrupted == Some(Interrupted::Stopped) && !sink.out.shutdown.is_set() {

@@ -1,16 +1,28 @@
 //! `Algorithm::Backtracking`: the classic row-major backtracking, step for step.
 
-use super::grid::{Grid, row_major};
-use super::{Found, Interrupted, Recorder, Sink};
+use super::grid::{Grid, RowMajor};
+use super::{Found, Interrupted, Recorder, Sink, Status};
 use crate::board::Board;
 
-pub(super) fn search<S: Sink>(
-    board: &Board,
-    recorder: &mut Recorder<'_, '_, S>,
-    wanted: u32,
-) -> Result<Found, Interrupted> {
-    let mut grid = Grid::new(board);
-    let mut found = Found::new(wanted);
-    row_major(&mut grid, recorder, &mut found, 0)?;
-    Ok(found)
+/// The search's state: the grid and where the backtracking stands.
+#[derive(Clone)]
+pub(super) struct Backtracking {
+    grid: Grid,
+    row_major: RowMajor,
+}
+
+impl Backtracking {
+    pub(super) fn new(board: &Board) -> Backtracking {
+        let grid = Grid::new(board);
+        let row_major = RowMajor::new(&grid, 0);
+        Backtracking { grid, row_major }
+    }
+
+    pub(super) fn run<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        found: &mut Found,
+    ) -> Result<Status, Interrupted> {
+        self.row_major.run(&mut self.grid, recorder, found)
+    }
 }

@@ -20,15 +20,104 @@
 //! A solved cell keeps its bit on its digit's board, so every row of a band holds
 //! exactly one bit per digit once solved.
 
-use super::{Found, Interrupted, Reason, Recorder, Sink};
+use super::{Found, Interrupted, Reason, Recorder, Sink, Status};
 use crate::board::{BAND, Board, CELLS};
 
-pub(super) fn search<S: Sink>(
-    board: &Board,
-    recorder: &mut Recorder<'_, '_, S>,
-    wanted: u32,
-) -> Result<Found, Interrupted> {
-    search_with(board, recorder, wanted, Isa::detect())
+/// The search's state, all of it between two runs: a stack of levels (the state of
+/// each open guess's node, copied on guess instead of undone), how deep it stands,
+/// and (when the sink wants events) the trail of placements to report as backtracks.
+#[derive(Clone)]
+pub(super) struct Bitboard {
+    /// `levels[d]`: the node at depth `d` (guesses open); the one at `depth` is the
+    /// node to visit next, the ones below it are open guesses.
+    levels: Vec<Level>,
+    depth: u32,
+    trail: Vec<(u8, u8, Reason, u32)>,
+    /// The two-candidate cells the last naked-singles pass saw (see `Run::pairs`).
+    pairs: [u32; 3],
+    isa: Isa,
+}
+
+/// One node of the search: its candidate state and, once it has guessed, the cell
+/// guessed on, the digits not yet tried there, and where the search stood before.
+#[derive(Clone, Copy)]
+struct Level {
+    state: State,
+    band: u8,
+    bit: u32,
+    untried: u16,
+    mark: Mark,
+}
+
+impl Level {
+    const EMPTY: Level = Level {
+        state: State::EMPTY,
+        band: 0,
+        bit: 0,
+        untried: 0,
+        mark: Mark { trail: 0, live: 0 },
+    };
+}
+
+impl Bitboard {
+    pub(super) fn new(board: &Board) -> Bitboard {
+        Bitboard::with_isa(board, Isa::detect())
+    }
+
+    fn with_isa(board: &Board, isa: Isa) -> Bitboard {
+        let mut bitboard = Bitboard {
+            levels: Vec::with_capacity(16),
+            depth: 0,
+            trail: Vec::new(),
+            pairs: [0; 3],
+            isa,
+        };
+        bitboard.restart(board);
+        bitboard
+    }
+
+    /// Starts over on `board`, keeping the memory of the levels and the trail.
+    pub(super) fn restart(&mut self, board: &Board) {
+        let state = match self.isa {
+            Isa::Portable => State::from_givens(board),
+            // SAFETY: as for `search_v3` below.
+            #[cfg(target_arch = "x86_64")]
+            Isa::V3 => unsafe { State::from_givens_v3(board) },
+        };
+        self.levels.clear();
+        self.levels.push(Level {
+            state,
+            ..Level::EMPTY
+        });
+        self.depth = 0;
+        self.trail.clear();
+        self.pairs = [0; 3];
+    }
+
+    pub(super) fn run<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        found: &mut Found,
+    ) -> Result<Status, Interrupted> {
+        let mut run = Run {
+            recorder,
+            found,
+            trail: &mut self.trail,
+            depth: self.depth,
+            interrupted: None,
+            pairs: self.pairs,
+        };
+        let status = match self.isa {
+            Isa::Portable => run.search(&mut self.levels),
+            // SAFETY: `Isa::V3` comes from `Isa::detect` (or a test on a CPU that
+            // passed it): the CPU has every feature `search_v3` is compiled with.
+            #[cfg(target_arch = "x86_64")]
+            Isa::V3 => unsafe { run.search_v3(&mut self.levels) },
+        };
+        self.depth = run.depth;
+        self.pairs = run.pairs;
+        status
+    }
 }
 
 /// The instruction sets a search can run with.
@@ -58,40 +147,6 @@ impl Isa {
     }
 }
 
-fn search_with<S: Sink>(
-    board: &Board,
-    recorder: &mut Recorder<'_, '_, S>,
-    wanted: u32,
-    isa: Isa,
-) -> Result<Found, Interrupted> {
-    let mut state = match isa {
-        Isa::Portable => State::from_givens(board),
-        // SAFETY: as for `node_v3` below.
-        #[cfg(target_arch = "x86_64")]
-        Isa::V3 => unsafe { State::from_givens_v3(board) },
-    };
-    let mut search = Search {
-        recorder,
-        found: Found::new(wanted),
-        trail: Vec::new(),
-        depth: 0,
-        interrupted: None,
-        pairs: [0; 3],
-    };
-    let done = match isa {
-        Isa::Portable => search.node(&mut state)?,
-        // SAFETY: `Isa::V3` comes from `Isa::detect` (or a test on a CPU that passed
-        // it): the CPU has every feature `node_v3` is compiled with.
-        #[cfg(target_arch = "x86_64")]
-        Isa::V3 => unsafe { search.node_v3(&mut state)? },
-    };
-    if !done {
-        // Exhausted: take back what the root propagation placed.
-        search.undo_to(Mark::default())?;
-    }
-    Ok(search.found)
-}
-
 /// The candidate boards: `candidates[at(digit, band)]` has a bit for each cell of
 /// the band where the digit may stand (solved cells included).
 ///
@@ -115,7 +170,7 @@ struct State {
 }
 
 /// Propagation stopped short: the grid cannot be completed, or the search was
-/// interrupted (then `Search::interrupted` says why). Zero-sized, so the hot
+/// interrupted (then `Run::interrupted` says why). Zero-sized, so the hot
 /// paths return a single flag.
 struct Fail;
 
@@ -242,12 +297,12 @@ struct Mark {
     live: u64,
 }
 
-/// One search: the recorder, the solutions found, and (when the sink wants events)
-/// the trail of placements to report as backtracks.
-struct Search<'r, 's, 'c, S> {
+/// One run of a search: the recorder, the solutions found, and (when the sink wants
+/// events) the trail of placements to report as backtracks.
+struct Run<'r, 's, 'c, S> {
     recorder: &'r mut Recorder<'s, 'c, S>,
-    found: Found,
-    trail: Vec<(u8, u8, Reason, u32)>,
+    found: &'r mut Found,
+    trail: &'r mut Vec<(u8, u8, Reason, u32)>,
     depth: u32,
     /// Set when a limit, the stop signal or the sink ended the search.
     interrupted: Option<Interrupted>,
@@ -256,52 +311,123 @@ struct Search<'r, 's, 'c, S> {
     pairs: [u32; 3],
 }
 
-/// Defines a search node method `$name` (with the attributes given): propagates,
-/// then guesses; true when the search has found all it wants. A macro so that the
-/// same body compiles twice, once for any CPU and once with `target_feature` for
-/// CPUs that have AVX2, BMI and POPCNT (what the node inlines, the band rule,
-/// elimination and the guess choice, is compiled with the features too).
-macro_rules! node_fn {
+/// What visiting a node led to.
+enum Visit {
+    /// It guessed: its level holds the guess.
+    Guessed,
+    /// It cannot be completed, or it was a solution and more are wanted.
+    DeadEnd,
+    /// The search has found all it wants.
+    Found,
+}
+
+/// Defines the search loop `$name` (with the attributes given): visits the node at
+/// `depth` (propagates, then guesses), descends into the first untried digit of
+/// the newest open guess, and backs up when a node leads nowhere; pauses before a
+/// visit when the recorder asks. A macro so that the same body compiles twice, once
+/// for any CPU and once with `target_feature` for CPUs that have AVX2, BMI and
+/// POPCNT (what the loop inlines, the band rule, elimination and the guess choice,
+/// is compiled with the features too).
+macro_rules! search_fn {
     ($name:ident $(, #[$attr:meta])*) => {
         $(#[$attr])*
-        fn $name(&mut self, state: &mut State) -> Result<bool, Interrupted> {
-            if self.propagate(state).is_err() {
-                return match self.interrupted {
-                    Some(why) => Err(why),
-                    None => Ok(false),
-                };
-            }
-            if state.unsolved == [0; 3] {
-                return Ok(self.found.record_with(|| state.solution()));
-            }
-            let (band, bit, mut digits) = choose(state, self.pairs);
-            while digits != 0 {
-                let digit = digits.trailing_zeros() as usize;
-                digits &= digits - 1;
-                let mark = self.mark();
-                let mut child = *state;
-                self.depth += 1;
-                let placed = self.assign(&mut child, digit, band, bit, Reason::Guess);
-                let done = match (placed, self.interrupted) {
-                    (Ok(()), _) => self.$name(&mut child),
-                    (Err(Fail), Some(why)) => Err(why),
-                    (Err(Fail), None) => Ok(false),
-                };
-                self.depth -= 1;
-                if done? {
-                    return Ok(true);
+        fn $name(&mut self, levels: &mut Vec<Level>) -> Result<Status, Interrupted> {
+            loop {
+                match self.visit(levels)? {
+                    Visit::Found => return Ok(Status::Done),
+                    Visit::Guessed => {}
+                    Visit::DeadEnd => {
+                        if !self.back_up(levels)? {
+                            return Ok(Status::Done);
+                        }
+                    }
                 }
-                self.undo_to(mark)?;
+                while self.descend(levels).is_err() {
+                    if let Some(why) = self.interrupted {
+                        return Err(why);
+                    }
+                    if !self.back_up(levels)? {
+                        return Ok(Status::Done);
+                    }
+                }
+                if self.recorder.pausing() {
+                    return Ok(Status::Paused);
+                }
             }
-            Ok(false)
         }
     };
 }
 
-impl<S: Sink> Search<'_, '_, '_, S> {
-    node_fn!(node);
+impl<S: Sink> Run<'_, '_, '_, S> {
+    search_fn!(search);
     #[cfg(target_arch = "x86_64")]
-    node_fn!(node_v3, #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]);
+    search_fn!(search_v3, #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]);
+
+    /// Propagates the node at `depth`; records a solution, or chooses the cell to
+    /// guess on.
+    #[inline(always)]
+    fn visit(&mut self, levels: &mut [Level]) -> Result<Visit, Interrupted> {
+        let level = &mut levels[self.depth as usize];
+        let state = &mut level.state;
+        if self.propagate(state).is_err() {
+            return match self.interrupted {
+                Some(why) => Err(why),
+                None => Ok(Visit::DeadEnd),
+            };
+        }
+        if state.unsolved == [0; 3] {
+            return Ok(if self.found.record_with(|| state.solution()) {
+                Visit::Found
+            } else {
+                Visit::DeadEnd
+            });
+        }
+        let (band, bit, untried) = choose(state, self.pairs);
+        level.band = band as u8;
+        level.bit = bit;
+        level.untried = untried;
+        level.mark = self.mark();
+        Ok(Visit::Guessed)
+    }
+
+    /// Places the next untried digit of the guess at `depth` on a copy of its
+    /// node, as the node one deeper.
+    #[inline(always)]
+    fn descend(&mut self, levels: &mut Vec<Level>) -> Result<(), Fail> {
+        let depth = self.depth as usize;
+        if levels.len() == depth + 1 {
+            levels.push(Level::EMPTY);
+        }
+        let [parent, child] = levels
+            .get_disjoint_mut([depth, depth + 1])
+            .map_err(|_| Fail)?;
+        let digit = parent.untried.trailing_zeros() as usize;
+        parent.untried &= parent.untried - 1;
+        child.state = parent.state;
+        self.depth += 1;
+        let (band, bit) = (usize::from(parent.band), parent.bit);
+        self.assign(&mut child.state, digit, band, bit, Reason::Guess)
+    }
+
+    /// Leaves the node at `depth`, which led nowhere: takes back what followed the
+    /// guess that made it, and backs up further past guesses with no digit left.
+    /// False when the root was left: the search is exhausted (and every placement
+    /// has been taken back).
+    #[inline(always)]
+    fn back_up(&mut self, levels: &[Level]) -> Result<bool, Interrupted> {
+        loop {
+            if self.depth == 0 {
+                self.undo_to(Mark::default())?;
+                return Ok(false);
+            }
+            self.depth -= 1;
+            let parent = &levels[self.depth as usize];
+            self.undo_to(parent.mark)?;
+            if parent.untried != 0 {
+                return Ok(true);
+            }
+        }
+    }
 
     /// Updates every board that changed until none does, then places naked singles
     /// and runs column claiming, until nothing more follows.
@@ -859,7 +985,7 @@ const fn matching(triads: u16) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{Control, Event, Flow, NoEvents};
+    use crate::solver::{Control, Event, Flow, NoEvents, Stats, Tally};
 
     /// `row_singles` against its definition, row by row, with every value of each
     /// row beside a spread of values in the other two (no row empty).
@@ -922,6 +1048,20 @@ mod tests {
         }
     }
 
+    /// Runs one search to its end with the instruction set given: what it found
+    /// and its statistics.
+    fn finish<S: Sink>(board: &Board, wanted: u32, isa: Isa, sink: &mut S) -> (Found, Stats) {
+        let control = Control::UNTIMED;
+        let mut held = std::collections::VecDeque::new();
+        let mut recorder = Recorder::resume(sink, &control, Tally::default(), &mut held);
+        let mut found = Found::new(wanted);
+        let status = Bitboard::with_isa(board, isa)
+            .run(&mut recorder, &mut found)
+            .unwrap_or_else(|why| panic!("unlimited search interrupted: {why:?}"));
+        assert_eq!(status, Status::Done);
+        (found, recorder.stats)
+    }
+
     /// Runs one search with the instruction set given; the solutions found and
     /// every event, in order.
     fn run(board: &Board, wanted: u32, isa: Isa) -> (Option<[u8; CELLS]>, u32, Vec<Event>) {
@@ -930,22 +1070,14 @@ mod tests {
             events.push(event);
             Flow::Continue
         };
-        let control = Control::UNTIMED;
-        let mut recorder = Recorder::new(&mut sink, &control);
-        let found = search_with(board, &mut recorder, wanted, isa)
-            .unwrap_or_else(|why| panic!("unlimited search interrupted: {why:?}"));
+        let (found, _) = finish(board, wanted, isa, &mut sink);
         (found.first, found.count, events)
     }
 
     /// The same without events (the unary path's instantiation): solutions and
     /// step counts.
     fn run_quiet(board: &Board, wanted: u32, isa: Isa) -> (Option<[u8; CELLS]>, u32, [u64; 3]) {
-        let control = Control::UNTIMED;
-        let mut sink = NoEvents;
-        let mut recorder = Recorder::new(&mut sink, &control);
-        let found = search_with(board, &mut recorder, wanted, isa)
-            .unwrap_or_else(|why| panic!("unlimited search interrupted: {why:?}"));
-        let stats = recorder.stats;
+        let (found, stats) = finish(board, wanted, isa, &mut NoEvents);
         let steps = [stats.placements, stats.backtracks, stats.guesses];
         (found.first, found.count, steps)
     }

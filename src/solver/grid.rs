@@ -1,7 +1,8 @@
 //! The working grid the classic algorithms share: cell values plus row, column and
-//! box masks of used digits, and the row-major backtracking they all end in.
+//! box masks of used digits, and the row-major backtracking they all end in, as
+//! resumable state.
 
-use super::{Found, Interrupted, Reason, Recorder, Sink};
+use super::{Found, Interrupted, Reason, Recorder, Sink, Status};
 use crate::board::{Board, CELLS, Cell, box_of, col_of, row_of};
 
 /// All nine digit bits: bit `d - 1` stands for digit `d`.
@@ -11,6 +12,7 @@ pub(super) const ALL_DIGITS: u16 = 0x1FF;
 pub(super) const UNITS: [[u8; 9]; 27] = units();
 
 /// A grid under search: values and the digits each row, column and box already holds.
+#[derive(Clone)]
 pub(super) struct Grid {
     pub(super) cells: [u8; CELLS],
     rows: [u16; 9],
@@ -87,90 +89,117 @@ impl Grid {
         Ok(())
     }
 
-    /// Takes back the placements of `trail` beyond its first `keep`, newest first.
+    /// Takes back the placements of `trail` beyond its first `keep`, newest first;
+    /// pauses after a backtrack when the recorder asks (`Done` once the trail is
+    /// down to `keep`).
     pub(super) fn undo_to<S: Sink>(
         &mut self,
         recorder: &mut Recorder<'_, '_, S>,
         trail: &mut Vec<Placed>,
         keep: usize,
-    ) -> Result<(), Interrupted> {
+    ) -> Result<Status, Interrupted> {
         while trail.len() > keep {
             let Some(last) = trail.pop() else { break };
             recorder.backtrack(last.cell as Cell, last.digit, last.reason, last.depth)?;
             self.clear(last.cell as Cell);
+            if recorder.pausing() && trail.len() > keep {
+                return Ok(Status::Paused);
+            }
         }
-        Ok(())
-    }
-
-    /// Empty cells in row-major order.
-    pub(super) fn empty_cells(&self) -> Vec<u8> {
-        (0..CELLS as u8)
-            .filter(|&cell| self.cells[cell as usize] == 0)
-            .collect()
+        Ok(Status::Done)
     }
 }
 
-/// Classic row-major backtracking over the grid's empty cells: the first empty cell,
-/// digits in increasing order, each checked against its row, column and box; a
-/// digit that leads nowhere is taken back. Guesses are numbered from `base_depth + 1`.
-/// On return every placement it made has been taken back, unless a wanted solution
-/// was reached (then the grid holds it).
-pub(super) fn row_major<S: Sink>(
-    grid: &mut Grid,
-    recorder: &mut Recorder<'_, '_, S>,
-    found: &mut Found,
+/// Classic row-major backtracking over the grid's empty cells, as resumable state:
+/// the first empty cell, digits in increasing order, each checked against its row,
+/// column and box; a digit that leads nowhere is taken back. Guesses are numbered
+/// from `base_depth + 1`.
+#[derive(Clone)]
+pub(super) struct RowMajor {
+    /// The cells that were empty when it began, in row-major order.
+    empties: [u8; CELLS],
+    count: usize,
+    /// `untried[k]`: the digits still to try at level `k`, as bits.
+    untried: [u16; CELLS + 1],
+    /// Cells of `empties` filled now.
+    level: usize,
     base_depth: u32,
-) -> Result<(), Interrupted> {
-    let empties = grid.empty_cells();
-    let count = empties.len();
-    // next[k]: the digits still to try at level k, as bits.
-    let mut untried = [0u16; CELLS + 1];
-    let mut level = 0usize;
-    untried[0] = ALL_DIGITS;
-    loop {
-        if level == count {
-            if found.record(&grid.cells) {
-                return Ok(());
-            }
-        } else {
-            let cell = empties[level] as Cell;
-            let options = untried[level] & grid.candidates(cell);
-            if options != 0 {
-                let digit = options.trailing_zeros() as u8 + 1;
-                // Digits below the one placed were refused; the next try starts above it.
-                untried[level] = ALL_DIGITS & !((1u16 << digit) - 1);
-                let depth = base_depth + level as u32 + 1;
-                recorder.place(cell, digit, Reason::Guess, depth)?;
-                grid.set(cell, digit);
-                level += 1;
-                untried[level] = ALL_DIGITS;
-                continue;
-            }
-        }
-        // A full grid (when more solutions are wanted) or a cell with no digit
-        // left: take back the previous placement and try its next digit.
-        if level == 0 {
-            return Ok(());
-        }
-        level -= 1;
-        take_back(
-            grid,
-            recorder,
-            empties[level] as Cell,
-            base_depth + level as u32 + 1,
-        )?;
-    }
 }
 
-fn take_back<S: Sink>(
-    grid: &mut Grid,
-    recorder: &mut Recorder<'_, '_, S>,
-    cell: Cell,
-    depth: u32,
-) -> Result<(), Interrupted> {
-    recorder.backtrack(cell, grid.cells[cell], Reason::Guess, depth)?;
-    grid.clear(cell);
-    Ok(())
+impl RowMajor {
+    /// The backtracking over the cells of `grid` empty now.
+    pub(super) fn new(grid: &Grid, base_depth: u32) -> RowMajor {
+        let mut empties = [0u8; CELLS];
+        let mut count = 0;
+        for cell in 0..CELLS {
+            if grid.cells[cell] == 0 {
+                empties[count] = cell as u8;
+                count += 1;
+            }
+        }
+        let mut untried = [0u16; CELLS + 1];
+        untried[0] = ALL_DIGITS;
+        RowMajor {
+            empties,
+            count,
+            untried,
+            level: 0,
+            base_depth,
+        }
+    }
+
+    /// Goes on with the search; pauses after a step when the recorder asks. `Done`
+    /// when a wanted solution was reached (the grid holds it) or every placement it
+    /// made has been taken back.
+    pub(super) fn run<S: Sink>(
+        &mut self,
+        grid: &mut Grid,
+        recorder: &mut Recorder<'_, '_, S>,
+        found: &mut Found,
+    ) -> Result<Status, Interrupted> {
+        let mut level = self.level;
+        loop {
+            if level == self.count {
+                if found.record(&grid.cells) {
+                    self.level = level;
+                    return Ok(Status::Done);
+                }
+            } else {
+                let cell = self.empties[level] as Cell;
+                let options = self.untried[level] & grid.candidates(cell);
+                if options != 0 {
+                    let digit = options.trailing_zeros() as u8 + 1;
+                    // Digits below the one placed were refused; the next try starts above it.
+                    self.untried[level] = ALL_DIGITS & !((1u16 << digit) - 1);
+                    let depth = self.base_depth + level as u32 + 1;
+                    recorder.place(cell, digit, Reason::Guess, depth)?;
+                    grid.set(cell, digit);
+                    level += 1;
+                    self.untried[level] = ALL_DIGITS;
+                    if recorder.pausing() {
+                        self.level = level;
+                        return Ok(Status::Paused);
+                    }
+                    continue;
+                }
+            }
+            // A full grid (when more solutions are wanted) or a cell with no digit
+            // left: take back the previous placement and try its next digit.
+            if level == 0 {
+                self.level = 0;
+                return Ok(Status::Done);
+            }
+            level -= 1;
+            let cell = self.empties[level] as Cell;
+            let depth = self.base_depth + level as u32 + 1;
+            recorder.backtrack(cell, grid.cells[cell], Reason::Guess, depth)?;
+            grid.clear(cell);
+            if recorder.pausing() {
+                self.level = level;
+                return Ok(Status::Paused);
+            }
+        }
+    }
 }
 
 const fn units() -> [[u8; 9]; 27] {

@@ -96,11 +96,14 @@ pub struct Step {
 pub enum Flow {
     /// Keep searching.
     Continue,
+    /// Take this event, then pause: [`Search::run`] returns [`Progress::Paused`]
+    /// and the next run goes on with the event after it.
+    Pause,
     /// Stop the search now.
     Stop,
 }
 
-/// Receives every event of a search, in order, and may stop it.
+/// Receives every event of a search, in order, and may pause or stop it.
 pub trait Sink {
     /// False for a sink that ignores every event: engines then skip the bookkeeping
     /// that only events need (the trail of placements to report on backtrack).
@@ -130,32 +133,42 @@ impl<F: FnMut(Event) -> Flow> Sink for F {
     }
 }
 
-/// The bounds of one search: a step budget, a stop signal and a deadline.
+/// The bounds of one run of a search: a step budget, stop signals, a deadline, and
+/// where this run pauses (a slice).
 #[derive(Debug, Clone, Copy)]
 pub struct Control<'a> {
-    /// The most steps (placements plus backtracks) the search may take.
+    /// The most steps (placements plus backtracks) the whole search may take.
     pub max_steps: u64,
-    /// Set from outside (the client went away) to stop the search within
+    /// Set from outside (the caller went away) to stop the search within
     /// milliseconds.
     pub stop: Option<&'a AtomicBool>,
-    /// A second stop signal, shared by many searches (the server's shutdown).
+    /// A second stop signal, shared by many searches (the caller's own shutdown).
     pub shutdown: Option<&'a AtomicBool>,
     /// The search stops when this instant passes.
     pub deadline: Option<Instant>,
-    /// Whether to time the search into [`Stats::elapsed`] (two clock reads a
-    /// search, a few percent of an easy puzzle: batch runs that time themselves
-    /// turn it off, and `elapsed` stays zero).
+    /// Whether to time the search into [`Stats::elapsed`] (two clock reads a run,
+    /// a few percent of an easy puzzle: batch runs that time themselves turn it
+    /// off, and `elapsed` stays zero).
     pub timed: bool,
+    /// This run pauses once it has taken about this many steps (at the engine's
+    /// next pause point: a step of the classic algorithms, a guess of the bitboard
+    /// engine); `u64::MAX` runs to the end.
+    pub slice_steps: u64,
+    /// This run pauses at its next pause point after this instant (looked at with
+    /// the deadline, every [`POLL_EVERY`] steps).
+    pub slice_until: Option<Instant>,
 }
 
 impl Control<'_> {
-    /// No step limit, no stop signal, no deadline.
+    /// No step limit, no stop signal, no deadline, no slice.
     pub const UNLIMITED: Control<'static> = Control {
         max_steps: u64::MAX,
         stop: None,
         shutdown: None,
         deadline: None,
         timed: true,
+        slice_steps: u64::MAX,
+        slice_until: None,
     };
 
     /// [`Control::UNLIMITED`] without timing.
@@ -188,7 +201,7 @@ pub struct Stats {
     pub backtracks: u64,
     /// Placements that were guesses.
     pub guesses: u64,
-    /// Wall-clock time of the search.
+    /// Time spent searching (the runs of a paused search added up).
     pub elapsed: Duration,
 }
 
@@ -197,10 +210,215 @@ pub struct Stats {
 pub struct Report {
     /// The first solution found, if any.
     pub solution: Option<Board>,
-    /// Solutions found: at most 1 for [`solve`], at most 2 for [`count_solutions`].
+    /// Solutions found: at most 1 for [`Mode::First`], at most 2 for
+    /// [`Mode::CountTwo`].
     pub solution_count: u32,
     /// What the search did.
     pub stats: Stats,
+}
+
+/// Whether a search stops at the first solution or counts to two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Stop at the first solution.
+    First,
+    /// Count solutions up to two (2 means "two or more"), keeping the first found.
+    CountTwo,
+}
+
+impl Mode {
+    fn wanted(self) -> u32 {
+        match self {
+            Mode::First => 1,
+            Mode::CountTwo => 2,
+        }
+    }
+}
+
+/// Where a run of a [`Search`] left it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Progress {
+    /// The sink asked to pause, or the run's slice ran out: run again to go on.
+    Paused,
+    /// The search is over: its answer, or why it ended without one.
+    Done(Result<Report, Interrupted>),
+}
+
+/// One search that can pause after any step and resume later, on any thread: its
+/// whole state is in this value (no recursion, no thread held across a pause).
+/// Paused or not, it takes the same steps, sends the same events and gives the same
+/// answer and statistics. [`solve`] and [`count_solutions`] run one to the end.
+///
+/// Every run of one search must pass the same kind of sink (one that wants events,
+/// or [`NoEvents`]): the engines keep their trail of placements only for the former.
+#[derive(Clone)]
+pub struct Search {
+    engine: Engine,
+    found: Found,
+    /// Steps and stats so far, and when the next look at the signals is due.
+    tally: Tally,
+    /// Events the engine made after the sink asked to pause, delivered first by the
+    /// next run: at most one engine move's worth (a propagation round and the undo
+    /// before it), so the engine never runs far ahead of its sink.
+    held: std::collections::VecDeque<Event>,
+    /// Set once the engine has finished; delivered after the held events.
+    outcome: Option<Result<Report, Interrupted>>,
+}
+
+/// The state of each algorithm's search.
+#[derive(Clone)]
+enum Engine {
+    Backtracking(Box<backtracking::Backtracking>),
+    Singles(Box<singles::Singles>),
+    Propagation(Box<propagation::Propagation>),
+    Bitboard(bitboard::Bitboard),
+}
+
+/// What an engine's run ended with (interruptions go through `Err`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    /// Paused at a pause point: run again to go on.
+    Paused,
+    /// The search is over (found all it wants, or exhausted).
+    Done,
+}
+
+impl Engine {
+    fn new(board: &Board, algorithm: Algorithm) -> Engine {
+        match algorithm {
+            Algorithm::Backtracking => {
+                Engine::Backtracking(Box::new(backtracking::Backtracking::new(board)))
+            }
+            Algorithm::Singles => Engine::Singles(Box::new(singles::Singles::new(board))),
+            Algorithm::Propagation => {
+                Engine::Propagation(Box::new(propagation::Propagation::new(board)))
+            }
+            Algorithm::Bitboard => Engine::Bitboard(bitboard::Bitboard::new(board)),
+        }
+    }
+}
+
+impl Search {
+    /// A search of `board`'s solutions with `algorithm`, not yet started.
+    pub fn new(board: &Board, algorithm: Algorithm, mode: Mode) -> Search {
+        Search {
+            engine: Engine::new(board, algorithm),
+            found: Found::new(mode.wanted()),
+            tally: Tally::default(),
+            held: std::collections::VecDeque::new(),
+            outcome: None,
+        }
+    }
+
+    /// Makes this search a new one, as [`Search::new`] would, keeping the memory it
+    /// has: a batch of puzzles reuses one search per thread.
+    pub fn restart(&mut self, board: &Board, algorithm: Algorithm, mode: Mode) {
+        match (&mut self.engine, algorithm) {
+            (Engine::Bitboard(engine), Algorithm::Bitboard) => engine.restart(board),
+            (engine, _) => *engine = Engine::new(board, algorithm),
+        }
+        self.found = Found::new(mode.wanted());
+        self.tally = Tally::default();
+        self.held.clear();
+        self.outcome = None;
+    }
+
+    /// The search in `slot`, restarted on `board` (made there on first use): one
+    /// search per thread serves a whole batch.
+    pub fn reuse<'s>(
+        slot: &'s mut Option<Search>,
+        board: &Board,
+        algorithm: Algorithm,
+        mode: Mode,
+    ) -> &'s mut Search {
+        match slot {
+            Some(search) => {
+                search.restart(board, algorithm, mode);
+                search
+            }
+            None => slot.insert(Search::new(board, algorithm, mode)),
+        }
+    }
+
+    /// Steps taken so far (placements plus backtracks, held events included).
+    pub fn steps(&self) -> u64 {
+        self.tally.stats.placements + self.tally.stats.backtracks
+    }
+
+    /// Runs the search within `control` until the sink asks to pause, the slice
+    /// runs out, or it is over. Once over, every further run gives the same answer.
+    pub fn run<S: Sink>(&mut self, control: &Control<'_>, sink: &mut S) -> Progress {
+        match self.advance(control, sink) {
+            Some(outcome) => {
+                self.outcome = Some(outcome.clone());
+                Progress::Done(outcome)
+            }
+            None => Progress::Paused,
+        }
+    }
+
+    /// Runs the search to its end, going on through every pause the sink asks for.
+    pub fn finish<S: Sink>(
+        &mut self,
+        control: &Control<'_>,
+        sink: &mut S,
+    ) -> Result<Report, Interrupted> {
+        loop {
+            if let Some(outcome) = self.advance(control, sink) {
+                return outcome;
+            }
+        }
+    }
+
+    /// [`Search::run`], with the answer moved out (`None`: paused); stores it only
+    /// when held events must go first.
+    fn advance<S: Sink>(
+        &mut self,
+        control: &Control<'_>,
+        sink: &mut S,
+    ) -> Option<Result<Report, Interrupted>> {
+        while let Some(event) = self.held.pop_front() {
+            match sink.event(event) {
+                Flow::Continue => {}
+                Flow::Pause if self.held.is_empty() && self.outcome.is_some() => break,
+                Flow::Pause => return None,
+                Flow::Stop => {
+                    self.held.clear();
+                    self.outcome = Some(Err(Interrupted::Stopped));
+                }
+            }
+        }
+        if let Some(outcome) = &self.outcome {
+            return Some(outcome.clone());
+        }
+        let started = control.timed.then(Instant::now);
+        let mut recorder = Recorder::resume(sink, control, self.tally, &mut self.held);
+        let status = match &mut self.engine {
+            Engine::Backtracking(search) => search.run(&mut recorder, &mut self.found),
+            Engine::Singles(search) => search.run(&mut recorder, &mut self.found),
+            Engine::Propagation(search) => search.run(&mut recorder, &mut self.found),
+            Engine::Bitboard(search) => search.run(&mut recorder, &mut self.found),
+        };
+        self.tally = recorder.suspend();
+        if let Some(started) = started {
+            self.tally.stats.elapsed += started.elapsed();
+        }
+        let outcome = match status {
+            Ok(Status::Paused) => return None,
+            Ok(Status::Done) => Ok(Report {
+                solution: self.found.first.map(Board::with_cells),
+                solution_count: self.found.count,
+                stats: self.tally.stats,
+            }),
+            Err(why) => Err(why),
+        };
+        if self.held.is_empty() {
+            Some(outcome)
+        } else {
+            self.outcome = Some(outcome);
+            None
+        }
+    }
 }
 
 /// Searches for the first solution, pushing every step into `sink`.
@@ -213,7 +431,7 @@ pub fn solve<S: Sink>(
     control: &Control<'_>,
     sink: &mut S,
 ) -> Result<Report, Interrupted> {
-    run(board, algorithm, control, sink, 1)
+    Search::new(board, algorithm, Mode::First).finish(control, sink)
 }
 
 /// Counts solutions up to two (2 means "two or more"), keeping the first found.
@@ -222,34 +440,11 @@ pub fn count_solutions(
     algorithm: Algorithm,
     control: &Control<'_>,
 ) -> Result<Report, Interrupted> {
-    run(board, algorithm, control, &mut NoEvents, 2)
-}
-
-fn run<S: Sink>(
-    board: &Board,
-    algorithm: Algorithm,
-    control: &Control<'_>,
-    sink: &mut S,
-    wanted: u32,
-) -> Result<Report, Interrupted> {
-    let started = control.timed.then(Instant::now);
-    let mut recorder = Recorder::new(sink, control);
-    let found = match algorithm {
-        Algorithm::Backtracking => backtracking::search(board, &mut recorder, wanted),
-        Algorithm::Singles => singles::search(board, &mut recorder, wanted),
-        Algorithm::Propagation => propagation::search(board, &mut recorder, wanted),
-        Algorithm::Bitboard => bitboard::search(board, &mut recorder, wanted),
-    }?;
-    let mut stats = recorder.stats;
-    stats.elapsed = started.map_or(Duration::ZERO, |started| started.elapsed());
-    Ok(Report {
-        solution: found.first.map(Board::with_cells),
-        solution_count: found.count,
-        stats,
-    })
+    Search::new(board, algorithm, Mode::CountTwo).finish(control, &mut NoEvents)
 }
 
 /// Solutions found so far by a search that wants `wanted` of them.
+#[derive(Clone)]
 struct Found {
     first: Option<[u8; 81]>,
     count: u32,
@@ -283,28 +478,75 @@ impl Found {
     }
 }
 
-/// Counts steps, enforces the control's bounds and forwards events to the sink.
-/// Every algorithm reports through it, so limits behave the same everywhere.
-struct Recorder<'s, 'c, S> {
-    sink: &'s mut S,
-    control: &'s Control<'c>,
+/// A search's step count and statistics between two runs.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    stats: Stats,
+}
+
+/// Counts steps, enforces the control's bounds and forwards events to the sink, or
+/// holds them back once the sink asked to pause. Every algorithm reports through
+/// it, so limits behave the same everywhere.
+struct Recorder<'r, 'c, S> {
+    sink: &'r mut S,
+    control: &'r Control<'c>,
     stats: Stats,
     /// Steps left before the next look at the limit, the stop signal and the clock;
     /// the step that brings it to zero triggers the look. One decrement a step.
     until_check: u64,
+    /// The step count at which this run's slice ends.
+    slice_end: u64,
+    /// Set when the run should pause at the engine's next pause point.
+    pausing: bool,
+    /// Set when the sink asked to pause: later events go to `held`.
+    holding: bool,
+    held: &'r mut std::collections::VecDeque<Event>,
 }
 
 /// Steps between two looks at the stop signal and the clock.
 const POLL_EVERY: u64 = 1024;
 
-impl<'s, 'c, S: Sink> Recorder<'s, 'c, S> {
-    fn new(sink: &'s mut S, control: &'s Control<'c>) -> Self {
-        Recorder {
+impl<'r, 'c, S: Sink> Recorder<'r, 'c, S> {
+    fn resume(
+        sink: &'r mut S,
+        control: &'r Control<'c>,
+        tally: Tally,
+        held: &'r mut std::collections::VecDeque<Event>,
+    ) -> Self {
+        let taken = tally.stats.placements + tally.stats.backtracks;
+        let mut recorder = Recorder {
             sink,
             control,
-            stats: Stats::default(),
-            until_check: POLL_EVERY.min(control.max_steps.saturating_add(1)),
+            stats: tally.stats,
+            until_check: 0,
+            slice_end: taken.saturating_add(control.slice_steps),
+            pausing: control.slice_steps == 0,
+            holding: false,
+            held,
+        };
+        recorder.until_check = recorder.next_look(taken);
+        recorder
+    }
+
+    fn suspend(&self) -> Tally {
+        Tally { stats: self.stats }
+    }
+
+    /// Steps after `taken` until the next look is due: at most [`POLL_EVERY`], and
+    /// no further than the step past the limit or the end of the slice.
+    fn next_look(&self, taken: u64) -> u64 {
+        let left = self.control.max_steps.saturating_sub(taken);
+        let mut until = POLL_EVERY.min(left.saturating_add(1));
+        if !self.pausing && self.slice_end > taken {
+            until = until.min(self.slice_end - taken);
         }
+        until.max(1)
+    }
+
+    /// True when the run should pause at this pause point.
+    #[inline(always)]
+    fn pausing(&self) -> bool {
+        self.pausing
     }
 
     #[inline(always)]
@@ -404,13 +646,11 @@ impl<'s, 'c, S: Sink> Recorder<'s, 'c, S> {
         }
     }
 
-    /// Looks at the stop signal and the clock after `taken` steps, and sets when to
-    /// look next.
+    /// Looks at the stop signals, the clock and the slice after `taken` steps, and
+    /// sets when to look next.
     #[cold]
     #[inline(never)]
     fn check(&mut self, taken: u64) -> Result<(), Interrupted> {
-        let left = self.control.max_steps.saturating_sub(taken);
-        self.until_check = POLL_EVERY.min(left.saturating_add(1));
         for stop in [self.control.stop, self.control.shutdown]
             .into_iter()
             .flatten()
@@ -419,18 +659,35 @@ impl<'s, 'c, S: Sink> Recorder<'s, 'c, S> {
                 return Err(Interrupted::Stopped);
             }
         }
-        if let Some(deadline) = self.control.deadline
-            && Instant::now() >= deadline
+        let clock = (self.control.deadline.is_some() || self.control.slice_until.is_some())
+            .then(Instant::now);
+        if let (Some(deadline), Some(now)) = (self.control.deadline, clock)
+            && now >= deadline
         {
             return Err(Interrupted::DeadlinePassed);
         }
+        let slice_over = taken >= self.slice_end
+            || matches!((self.control.slice_until, clock), (Some(until), Some(now)) if now >= until);
+        if slice_over {
+            self.pausing = true;
+        }
+        self.until_check = self.next_look(taken);
         Ok(())
     }
 
     #[inline(always)]
     fn emit(&mut self, event: Event) -> Result<(), Interrupted> {
+        if self.holding {
+            self.held.push_back(event);
+            return Ok(());
+        }
         match self.sink.event(event) {
             Flow::Continue => Ok(()),
+            Flow::Pause => {
+                self.holding = true;
+                self.pausing = true;
+                Ok(())
+            }
             Flow::Stop => Err(Interrupted::Stopped),
         }
     }

@@ -1,75 +1,143 @@
 //! `Algorithm::Propagation`: bitmask candidates, naked and hidden singles at every
-//! node, branching on the empty cell with the fewest candidates.
+//! node, branching on the empty cell with the fewest candidates. Resumable state:
+//! a pause can come after any placement or backtrack.
 
 use super::grid::{Grid, Placed};
-use super::singles::{Consistency, fixpoint};
-use super::{Found, Interrupted, Reason, Recorder, Sink};
+use super::singles::{Fixpoint, Settled};
+use super::{Found, Interrupted, Reason, Recorder, Sink, Status};
 use crate::board::{Board, CELLS};
+
+/// The search's state: the grid, every placement in order (to take back), the open
+/// guesses, and what it is doing.
+#[derive(Clone)]
+pub(super) struct Propagation {
+    grid: Grid,
+    trail: Vec<Placed>,
+    branches: Vec<Branch>,
+    phase: Phase,
+}
 
 /// An open guess: where the trail stood before it, its cell, and the digits not
 /// yet tried there.
+#[derive(Clone, Copy)]
 struct Branch {
     trail_len: usize,
     cell: u8,
     untried: u16,
 }
 
-pub(super) fn search<S: Sink>(
-    board: &Board,
-    recorder: &mut Recorder<'_, '_, S>,
-    wanted: u32,
-) -> Result<Found, Interrupted> {
-    let mut grid = Grid::new(board);
-    let mut found = Found::new(wanted);
-    let mut trail: Vec<Placed> = Vec::with_capacity(CELLS);
-    let mut branches: Vec<Branch> = Vec::with_capacity(CELLS);
-    loop {
-        let depth = branches.len() as u32;
-        let dead_end = match fixpoint(&mut grid, recorder, &mut trail, depth)? {
-            Consistency::Contradiction => true,
-            Consistency::Consistent => match most_constrained(&grid) {
-                None => {
-                    found.record(&grid.cells);
-                    true
-                }
-                Some((cell, untried)) => {
-                    branches.push(Branch {
-                        trail_len: trail.len(),
-                        cell,
-                        untried,
-                    });
-                    false
-                }
-            },
-        };
-        if dead_end && found.count >= wanted {
-            return Ok(found);
+#[derive(Clone, Copy)]
+enum Phase {
+    /// Propagating singles at the newest node.
+    Settle(Fixpoint),
+    /// Picking the next digit of the newest open guess.
+    Next,
+    /// Taking back the trail beyond `keep`, then going on with `then`.
+    Undo { keep: usize, then: Then },
+}
+
+#[derive(Clone, Copy)]
+enum Then {
+    /// Every guess is closed: the search is over.
+    Exhausted,
+    /// A guess was closed: go on with the one before it.
+    Next,
+    /// Place this guess and propagate.
+    Guess(Placed),
+}
+
+impl Propagation {
+    pub(super) fn new(board: &Board) -> Propagation {
+        Propagation {
+            grid: Grid::new(board),
+            trail: Vec::with_capacity(CELLS),
+            branches: Vec::with_capacity(CELLS),
+            phase: Phase::Settle(Fixpoint::START),
         }
-        // Take the next untried digit of the newest open branch, undoing what the
-        // previous digit led to; branches with nothing left are closed.
+    }
+
+    pub(super) fn run<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        found: &mut Found,
+    ) -> Result<Status, Interrupted> {
         loop {
-            let Some(branch) = branches.last_mut() else {
-                grid.undo_to(recorder, &mut trail, 0)?;
-                return Ok(found);
-            };
-            let (keep, cell) = (branch.trail_len, branch.cell);
-            if branch.untried == 0 {
-                branches.pop();
-                grid.undo_to(recorder, &mut trail, keep)?;
-                continue;
+            match &mut self.phase {
+                Phase::Settle(fixpoint) => {
+                    let depth = self.branches.len() as u32;
+                    let dead_end =
+                        match fixpoint.run(&mut self.grid, recorder, &mut self.trail, depth)? {
+                            Settled::Paused => return Ok(Status::Paused),
+                            Settled::Contradiction => true,
+                            Settled::Consistent => match most_constrained(&self.grid) {
+                                None => {
+                                    found.record(&self.grid.cells);
+                                    true
+                                }
+                                Some((cell, untried)) => {
+                                    self.branches.push(Branch {
+                                        trail_len: self.trail.len(),
+                                        cell,
+                                        untried,
+                                    });
+                                    false
+                                }
+                            },
+                        };
+                    if dead_end && found.count >= found.wanted {
+                        return Ok(Status::Done);
+                    }
+                    self.phase = Phase::Next;
+                }
+                Phase::Next => self.phase = self.next_guess(),
+                &mut Phase::Undo { keep, then } => {
+                    if self.grid.undo_to(recorder, &mut self.trail, keep)? == Status::Paused {
+                        return Ok(Status::Paused);
+                    }
+                    match then {
+                        Then::Exhausted => return Ok(Status::Done),
+                        Then::Next => self.phase = Phase::Next,
+                        Then::Guess(guess) => {
+                            self.grid.place(recorder, &mut self.trail, guess)?;
+                            self.phase = Phase::Settle(Fixpoint::START);
+                            if recorder.pausing() {
+                                return Ok(Status::Paused);
+                            }
+                        }
+                    }
+                }
             }
-            let digit = branch.untried.trailing_zeros() as u8 + 1;
-            branch.untried &= branch.untried - 1;
-            let depth = branches.len() as u32;
-            grid.undo_to(recorder, &mut trail, keep)?;
-            let guess = Placed {
-                cell,
-                digit,
-                reason: Reason::Guess,
-                depth,
+        }
+    }
+
+    /// Takes the next untried digit of the newest open guess, after undoing what
+    /// the previous digit led to; guesses with nothing left are closed.
+    fn next_guess(&mut self) -> Phase {
+        let Some(branch) = self.branches.last_mut() else {
+            return Phase::Undo {
+                keep: 0,
+                then: Then::Exhausted,
             };
-            grid.place(recorder, &mut trail, guess)?;
-            break;
+        };
+        let (keep, cell) = (branch.trail_len, branch.cell);
+        if branch.untried == 0 {
+            self.branches.pop();
+            return Phase::Undo {
+                keep,
+                then: Then::Next,
+            };
+        }
+        let digit = branch.untried.trailing_zeros() as u8 + 1;
+        branch.untried &= branch.untried - 1;
+        let guess = Placed {
+            cell,
+            digit,
+            reason: Reason::Guess,
+            depth: self.branches.len() as u32,
+        };
+        Phase::Undo {
+            keep,
+            then: Then::Guess(guess),
         }
     }
 }
