@@ -195,6 +195,9 @@ struct ServeArgs {
     /// Calls that may wait for a solve slot; more get RESOURCE_EXHAUSTED at once.
     #[arg(long, env = "SUDOKUD_MAX_QUEUE", default_value_t = 64)]
     max_queue: usize,
+    /// SolveSteps streams open at once; the next one gets RESOURCE_EXHAUSTED.
+    #[arg(long, env = "SUDOKUD_MAX_OPEN_STREAMS", default_value_t = 100_000)]
+    max_open_streams: usize,
     /// Largest request message accepted, in bytes.
     #[arg(long, env = "SUDOKUD_MAX_MESSAGE_BYTES", default_value_t = 64 * 1024)]
     max_message_bytes: usize,
@@ -372,6 +375,7 @@ fn serve(args: ServeArgs) -> CliResult {
             .max_concurrent_solves
             .unwrap_or(defaults.max_concurrent_solves),
         max_queue: args.max_queue,
+        max_open_streams: args.max_open_streams,
         max_message_bytes: args.max_message_bytes,
         shutdown_grace: seconds(args.shutdown_grace),
         max_stream_duration: seconds(args.max_stream_seconds),
@@ -408,12 +412,10 @@ fn serve(args: ServeArgs) -> CliResult {
         cors_allowed_origins: args.cors_allow_origins,
         dashboard: !args.no_dashboard,
     };
-    // Each running solve is a blocking-pool thread; a stream that waits on its
-    // client keeps its thread (not its solve slot), so allow many: 1,000 paced
-    // dashboards must all be served.
+    // No call or stream holds a thread: the runtime's workers (one per core) and
+    // the service's compute pool (one thread per solve slot) are all there is.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .max_blocking_threads(4096)
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(args.listen)

@@ -3,7 +3,7 @@
 
 use crate::board::{col_of, row_of};
 use crate::pb;
-use crate::solver::{Algorithm, Event, Reason, Report, Stats, Step};
+use crate::solver::{Algorithm, Event, Mode, Reason, Report, Stats, Step};
 
 /// The engine algorithm a request's `algorithm` field asks for; `Err` carries an
 /// unknown value back. `ALGORITHM_UNSPECIFIED` means the default engine.
@@ -80,14 +80,17 @@ pub fn outcome_to_pb(report: &Report) -> (pb::Outcome, String) {
 }
 
 /// The unary answer for a finished search.
-pub fn solve_response(report: &Report, algorithm: Algorithm, counted: bool) -> pb::SolveResponse {
+pub fn solve_response(report: &Report, algorithm: Algorithm, mode: Mode) -> pb::SolveResponse {
     let (outcome, solution) = outcome_to_pb(report);
     pb::SolveResponse {
         outcome: outcome.into(),
         solution,
         stats: Some(stats_to_pb(&report.stats)),
         algorithm: algorithm_to_pb(algorithm).into(),
-        solution_count: if counted { report.solution_count } else { 0 },
+        solution_count: match mode {
+            Mode::CountTwo => report.solution_count,
+            Mode::First => 0,
+        },
     }
 }
 

@@ -31,7 +31,7 @@ pub struct AlgorithmLabels {
 /// Labels naming a limit that turned a call away or ended it.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct LimitLabels {
-    /// `queue_full`, `queue_deadline`, `max_steps`.
+    /// `queue_full`, `queue_deadline`, `max_steps`, `max_open_streams`.
     pub limit: &'static str,
 }
 
@@ -47,8 +47,14 @@ pub struct Metrics {
     pub solves_in_flight: Gauge,
     /// Calls waiting for a solve slot.
     pub queue_depth: Gauge,
-    /// `SolveSteps` streams open now.
+    /// `SolveSteps` streams open now, paced or not.
     pub streams_open: Gauge,
+    /// The paced ones among them (`step_interval_ms` > 0).
+    pub streams_paced_open: Gauge,
+    /// Slices of search run (each under a solve slot, about 100 µs at most).
+    pub compute_slices: Counter,
+    /// How long work waited for a solve slot, in seconds.
+    pub slot_wait_seconds: Histogram,
     /// Steps handed to streams.
     pub steps_sent: Counter,
     /// Solves stopped because their client went away.
@@ -74,6 +80,9 @@ impl Metrics {
         let solves_in_flight = Gauge::default();
         let queue_depth = Gauge::default();
         let streams_open = Gauge::default();
+        let streams_paced_open = Gauge::default();
+        let compute_slices = Counter::default();
+        let slot_wait_seconds = Histogram::new(exponential_buckets(1e-6, 4.0, 14));
         let steps_sent = Counter::default();
         let cancellations = Counter::default();
         let limit_rejections = Family::<LimitLabels, Counter>::default();
@@ -98,6 +107,21 @@ impl Metrics {
             "SolveSteps streams open now",
             streams_open.clone(),
         );
+        registry.register(
+            "streams_paced_open",
+            "Paced SolveSteps streams open now",
+            streams_paced_open.clone(),
+        );
+        registry.register(
+            "compute_slices",
+            "Slices of search run under a solve slot",
+            compute_slices.clone(),
+        );
+        registry.register(
+            "slot_wait_seconds",
+            "Time work waited for a solve slot",
+            slot_wait_seconds.clone(),
+        );
         registry.register("steps_sent", "Steps handed to streams", steps_sent.clone());
         registry.register(
             "cancellations",
@@ -116,6 +140,9 @@ impl Metrics {
             solves_in_flight,
             queue_depth,
             streams_open,
+            streams_paced_open,
+            compute_slices,
+            slot_wait_seconds,
             steps_sent,
             cancellations,
             limit_rejections,

@@ -74,17 +74,41 @@ async fn a_full_queue_turns_calls_away_with_resource_exhausted() {
     server.client.solve(easy).await.unwrap();
 }
 
+/// Slots rotate every 100 µs or so, so only a deadline shorter than that passes in
+/// line: here one that has passed on arrival (1 ms, less the server's slack).
 #[tokio::test]
-async fn a_call_that_waits_past_its_deadline_gets_deadline_exceeded() {
+async fn a_call_whose_deadline_passes_in_line_gets_deadline_exceeded() {
     let mut server = start_with(one_slot(4)).await;
     let first = occupy_the_slot(&server).await;
     let mut queued = Request::new(pb::SolveRequest {
         puzzle: puzzles("euler96_50.txt")[0].clone(),
         ..Default::default()
     });
-    queued.set_timeout(Duration::from_millis(300));
+    queued.set_timeout(Duration::from_millis(1));
     let status = server.client.solve(queued).await.unwrap_err();
     common::assert_deadline(&status);
+    let metrics = server.metrics.render();
+    assert!(
+        metrics.contains("sudokud_limit_rejections_total{limit=\"queue_deadline\"} 1"),
+        "{metrics}"
+    );
+    first.abort();
+    until_idle(&server).await;
+}
+
+/// A long solve shares its slot: a short call behind it is answered.
+#[tokio::test]
+async fn a_long_solve_hands_its_slot_to_a_call_in_line() {
+    let mut server = start_with(one_slot(4)).await;
+    let first = occupy_the_slot(&server).await;
+    let mut queued = Request::new(pb::SolveRequest {
+        puzzle: puzzles("euler96_50.txt")[0].clone(),
+        ..Default::default()
+    });
+    queued.set_timeout(Duration::from_secs(10));
+    let reply = server.client.solve(queued).await.unwrap().into_inner();
+    assert_eq!(reply.outcome(), pb::Outcome::Solved);
+    assert_eq!(server.tracker.live(), 1, "the long solve goes on");
     first.abort();
     until_idle(&server).await;
 }
@@ -172,8 +196,9 @@ async fn the_server_caps_how_long_a_stream_runs() {
 }
 
 #[tokio::test]
-async fn paced_streams_need_no_solve_slot() {
-    // One slot, no queue: yet several dashboards can watch paced solves at once.
+async fn paced_streams_are_never_turned_away_by_a_full_queue() {
+    // One slot, no queue: yet several dashboards can watch paced solves at once
+    // (their steps take the slot in turns, as work already admitted).
     let server = start_with(one_slot(0)).await;
     let mut streams = Vec::new();
     for _ in 0..5 {
@@ -193,4 +218,52 @@ async fn paced_streams_need_no_solve_slot() {
     assert_eq!(server.tracker.live(), 5);
     drop(streams);
     until_idle(&server).await;
+}
+
+#[tokio::test]
+async fn the_stream_past_the_cap_is_turned_away_and_the_others_go_on() {
+    let server = start_with(Limits {
+        max_open_streams: 3,
+        ..Limits::default()
+    })
+    .await;
+    let request = pb::SolveStepsRequest {
+        puzzle: long_request().puzzle,
+        algorithm: Algorithm::Backtracking.into(),
+        step_interval_ms: 5,
+        ..Default::default()
+    };
+    let mut streams = Vec::new();
+    for _ in 0..3 {
+        let mut client = server.client.clone();
+        let mut stream = client
+            .solve_steps(request.clone())
+            .await
+            .unwrap()
+            .into_inner();
+        stream.message().await.unwrap().expect("started");
+        streams.push(stream);
+    }
+    let mut client = server.client.clone();
+    let status = client.solve_steps(request.clone()).await.unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(
+        status.message().contains("cap of 3") && status.message().contains("--max-open-streams"),
+        "{}",
+        status.message()
+    );
+    for stream in &mut streams {
+        for _ in 0..3 {
+            stream.message().await.unwrap().expect("a step");
+        }
+    }
+    // Closing one makes room for another.
+    drop(streams.pop());
+    let mut open = server.tracker.subscribe();
+    tokio::time::timeout(Duration::from_secs(10), open.wait_for(|&n| n == 2))
+        .await
+        .expect("the closed stream was not counted out")
+        .unwrap();
+    let mut stream = client.solve_steps(request).await.unwrap().into_inner();
+    stream.message().await.unwrap().expect("started");
 }

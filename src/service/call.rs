@@ -1,0 +1,171 @@
+//! What every call shares: its deadline (`grpc-timeout`), the checks of its
+//! request fields, the mapping of engine outcomes to gRPC statuses, and its
+//! tracing span (`CallLog`). Knows nothing of slots or streams.
+
+use std::time::{Duration, Instant};
+
+use tonic::metadata::MetadataMap;
+use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+use super::Shutdown;
+use crate::board::{Board, PuzzleError};
+use crate::convert;
+use crate::solver::{self, Algorithm, Interrupted};
+
+/// The tracing span of one call (`call{method algorithm peer code steps guesses
+/// elapsed_us}`), filled in as the call goes on, and the one event that closes it:
+/// at info level for a call that ended with a server-side error (deadline, limits,
+/// shutdown), at debug level for the rest (`RUST_LOG=sudokud=debug` shows every
+/// call).
+pub(super) struct CallLog {
+    pub(super) span: tracing::Span,
+    begun: Instant,
+}
+
+impl CallLog {
+    pub(super) fn new(method: &'static str, peer: Option<std::net::SocketAddr>) -> Self {
+        let span = tracing::info_span!(
+            "call",
+            method,
+            peer = peer.map(tracing::field::display),
+            algorithm = tracing::field::Empty,
+            code = tracing::field::Empty,
+            steps = tracing::field::Empty,
+            guesses = tracing::field::Empty,
+            elapsed_us = tracing::field::Empty,
+        );
+        CallLog {
+            span,
+            begun: Instant::now(),
+        }
+    }
+
+    pub(super) fn algorithm(&self, algorithm: Algorithm) {
+        self.span.record("algorithm", algorithm.name());
+    }
+
+    pub(super) fn stats(&self, stats: &solver::Stats) {
+        self.span
+            .record("steps", stats.placements + stats.backtracks)
+            .record("guesses", stats.guesses);
+    }
+
+    /// Records how the call ended; `steps_sent` (streams) stands in for the step
+    /// count when the search did not finish.
+    pub(super) fn end(&self, code: Code, steps_sent: Option<u64>) {
+        if self.span.is_disabled() {
+            return;
+        }
+        let elapsed = u64::try_from(self.begun.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.span
+            .record("code", tracing::field::debug(code))
+            .record("elapsed_us", elapsed);
+        if code != Code::Ok
+            && let Some(steps) = steps_sent
+        {
+            self.span.record("steps", steps);
+        }
+        let _in_span = self.span.enter();
+        match code {
+            Code::Ok => tracing::debug!("call finished"),
+            // The client's own doing: not worth an operator's attention by default.
+            Code::InvalidArgument | Code::Cancelled => tracing::debug!("call ended early"),
+            _ => tracing::info!("call ended early"),
+        }
+    }
+}
+
+/// Parses the `puzzle` field, or explains what is wrong with it.
+pub(super) fn parse_puzzle(text: &str) -> Result<Board, Status> {
+    Board::parse(text).map_err(|error| puzzle_status(&error))
+}
+
+fn puzzle_status(error: &PuzzleError) -> Status {
+    let message = format!("invalid puzzle: {error}");
+    let details = ErrorDetails::with_bad_request_violation("puzzle", error.to_string());
+    Status::with_error_details(Code::InvalidArgument, message, details)
+}
+
+/// Parses the `algorithm` field, or names the unknown value.
+pub(super) fn parse_algorithm(value: i32) -> Result<Algorithm, Status> {
+    convert::algorithm_from_pb(value).map_err(|unknown| {
+        let description = format!("unknown algorithm {unknown}");
+        let details = ErrorDetails::with_bad_request_violation("algorithm", description.clone());
+        Status::with_error_details(Code::InvalidArgument, description, details)
+    })
+}
+
+/// The status of a search that ended without an answer.
+pub(super) fn interrupted_status(interrupted: Interrupted, shutdown: &Shutdown) -> Status {
+    match interrupted {
+        Interrupted::Stopped if shutdown.is_set() => unavailable(),
+        Interrupted::StepLimit { limit } => Status::resource_exhausted(format!(
+            "step limit reached: the search took {limit} steps without finishing"
+        )),
+        Interrupted::DeadlinePassed => {
+            Status::deadline_exceeded("deadline exceeded before the search finished")
+        }
+        Interrupted::Stopped => Status::cancelled("the solve was cancelled"),
+    }
+}
+
+/// The status of a call cut by the end of the shutdown grace.
+pub(super) fn unavailable() -> Status {
+    Status::unavailable("the server is shutting down; retry on another replica")
+}
+
+/// The status of a search that panicked (a bug, caught so the server goes on).
+pub(super) fn solver_failed() -> Status {
+    Status::internal("the solver failed")
+}
+
+/// Slack taken off the client's deadline so our `DEADLINE_EXCEEDED` answer goes out
+/// before tonic's own timeout (which answers `CANCELLED`) fires at the same instant.
+const DEADLINE_SLACK: Duration = Duration::from_millis(2);
+
+/// The instant the client's `grpc-timeout` header gives up at, if it sent one.
+pub(super) fn deadline_of(metadata: &MetadataMap) -> Option<Instant> {
+    let timeout = parse_grpc_timeout(metadata.get("grpc-timeout")?.to_str().ok()?)?;
+    Some(Instant::now() + timeout.saturating_sub(DEADLINE_SLACK))
+}
+
+/// Parses a `grpc-timeout` value: at most 8 digits and a unit (`H M S m u n`).
+fn parse_grpc_timeout(value: &str) -> Option<Duration> {
+    if value.len() < 2 || value.len() > 9 {
+        return None;
+    }
+    let (digits, unit) = value.split_at(value.len() - 1);
+    let amount: u64 = digits.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(amount.checked_mul(3600)?),
+        "M" => Duration::from_secs(amount.checked_mul(60)?),
+        "S" => Duration::from_secs(amount),
+        "m" => Duration::from_millis(amount),
+        "u" => Duration::from_micros(amount),
+        "n" => Duration::from_nanos(amount),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grpc_timeout_values() {
+        let check = |text: &str, expected: Option<Duration>| {
+            assert_eq!(parse_grpc_timeout(text), expected, "{text}");
+        };
+        check("1H", Some(Duration::from_secs(3600)));
+        check("2M", Some(Duration::from_secs(120)));
+        check("3S", Some(Duration::from_secs(3)));
+        check("250m", Some(Duration::from_millis(250)));
+        check("99999999u", Some(Duration::from_micros(99_999_999)));
+        check("7n", Some(Duration::from_nanos(7)));
+        check("100", None);
+        check("m", None);
+        check("123456789S", None);
+        check("-1S", None);
+    }
+}

@@ -1,0 +1,115 @@
+//! The `sudoku.v1.SudokuService` implementation. Requests become resumable engine
+//! searches run in short slices under the solve slots; nothing holds a thread
+//! while it waits. The service side is the only part of the crate that answers
+//! with a `tonic::Status`.
+//!
+//! - `limits`: the bounds calls are held to ([`Limits`]).
+//! - `call`: what every call shares: deadline, field checks, statuses, its span.
+//! - `slots`: the CPU cap (fair solve slots, the bounded line) and the compute pool.
+//! - `tracker`: counters of what runs ([`Tracker`]), behind the caps and metrics.
+//! - `shutdown`: the signal that ends every solve once the grace is over.
+//! - `unary`: `Solve`.
+//! - `stream`: `SolveSteps`.
+
+mod call;
+mod limits;
+mod shutdown;
+mod slots;
+mod stream;
+mod tracker;
+mod unary;
+
+use std::sync::Arc;
+
+use tonic::{Code, Request, Response, Status};
+use tracing::Instrument;
+
+pub use limits::Limits;
+pub use shutdown::Shutdown;
+pub use tracker::Tracker;
+
+use crate::metrics::Metrics;
+use crate::pb;
+use call::CallLog;
+use slots::{ComputePool, Slots};
+use stream::StepStream;
+
+/// The service: its limits, its solve slots and compute pool, its counters and
+/// the shutdown signal. Clones share all of them.
+#[derive(Debug, Clone)]
+pub struct SudokuSolver {
+    limits: Limits,
+    tracker: Tracker,
+    slots: Slots,
+    pool: ComputePool,
+    shutdown: Shutdown,
+}
+
+impl SudokuSolver {
+    /// A service with the given limits (and a compute pool of one thread per slot).
+    pub fn new(limits: Limits) -> Self {
+        let metrics = Arc::new(Metrics::new());
+        let slots = limits.max_concurrent_solves.max(1);
+        SudokuSolver {
+            slots: Slots::new(slots, limits.max_queue, metrics.clone()),
+            pool: ComputePool::new(slots),
+            shutdown: Shutdown::default(),
+            tracker: Tracker::new(metrics),
+            limits,
+        }
+    }
+
+    /// The metrics this service reports into.
+    pub fn metrics(&self) -> Arc<Metrics> {
+        self.tracker.metrics.clone()
+    }
+
+    /// The handle that ends every running solve (after the shutdown grace).
+    pub fn shutdown(&self) -> Shutdown {
+        self.shutdown.clone()
+    }
+
+    /// The limits this service enforces.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The counters of this service (shared by its clones).
+    pub fn tracker(&self) -> Tracker {
+        self.tracker.clone()
+    }
+}
+
+#[tonic::async_trait]
+impl pb::sudoku_service_server::SudokuService for SudokuSolver {
+    async fn solve(
+        &self,
+        request: Request<pb::SolveRequest>,
+    ) -> Result<Response<pb::SolveResponse>, Status> {
+        let log = CallLog::new("Solve", request.remote_addr());
+        let result = self
+            .solve_unary(request, &log)
+            .instrument(log.span.clone())
+            .await;
+        let code = result.as_ref().map_or_else(Status::code, |_| Code::Ok);
+        self.tracker.metrics.call("Solve", code);
+        log.end(code, None);
+        result
+    }
+
+    type SolveStepsStream = StepStream;
+
+    async fn solve_steps(
+        &self,
+        request: Request<pb::SolveStepsRequest>,
+    ) -> Result<Response<Self::SolveStepsStream>, Status> {
+        let log = CallLog::new("SolveSteps", request.remote_addr());
+        let span = log.span.clone();
+        let result = self.open_stream(request, log).instrument(span).await;
+        if let Err((status, log)) = &result {
+            self.tracker.metrics.call("SolveSteps", status.code());
+            log.end(status.code(), None);
+        }
+        result.map_err(|(status, _)| status)
+    }
+}

@@ -1,0 +1,416 @@
+//! `SolveSteps`: a stream is a task and the state of its search, never a thread.
+//! It computes its next message only once the client has room for it (a permit of
+//! the small channel to tonic's response stream), paces with the runtime's timer,
+//! and computes in short slices under the solve slots, so a paced or slowly read
+//! stream costs memory only. Knows nothing of unary calls.
+
+use std::pin::Pin;
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+use tokio_stream::Stream;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Code, Request, Response, Status};
+use tracing::Instrument;
+
+use super::call::{
+    CallLog, deadline_of, interrupted_status, parse_algorithm, parse_puzzle, solver_failed,
+};
+use super::slots::{Slot, Slots};
+use super::tracker::{LiveSolve, OpenStream, Tracker};
+use super::{Shutdown, SudokuSolver};
+use crate::convert;
+use crate::pb;
+use crate::solver::{
+    Algorithm, Control, Event, Flow, Interrupted, Mode, Progress, Report, Search, Sink,
+};
+
+/// The response stream of `SolveSteps`.
+pub(super) type StepStream = Pin<Box<dyn Stream<Item = Message> + Send>>;
+
+type Message = Result<pb::SolveStepsResponse, Status>;
+
+/// How long a slice of a stream's search may run before it hands its slot over
+/// (only batches of thousands of steps take that long).
+const SLICE: Duration = Duration::from_micros(100);
+
+/// How long the last messages of a stream (the final steps and the closing status)
+/// may wait for a slow client, even past the deadline.
+const CLOSING_GRACE: Duration = Duration::from_secs(1);
+
+impl SudokuSolver {
+    /// Checks the request, admits the stream (the open-stream cap; an unpaced stream
+    /// also waits for a slot like a unary call) and starts its task; on failure
+    /// hands `log` back with the status, for the caller to close.
+    pub(super) async fn open_stream(
+        &self,
+        request: Request<pb::SolveStepsRequest>,
+        log: CallLog,
+    ) -> Result<Response<StepStream>, (Status, CallLog)> {
+        let cap = Instant::now().checked_add(self.limits.max_stream_duration);
+        let deadline = match (deadline_of(request.metadata()), cap) {
+            (Some(client), Some(cap)) => Some(client.min(cap)),
+            (client, cap) => client.or(cap),
+        };
+        let request = request.into_inner();
+        let checked = parse_puzzle(&request.puzzle)
+            .and_then(|board| Ok((board, parse_algorithm(request.algorithm)?)));
+        let (board, algorithm) = match checked {
+            Ok(checked) => checked,
+            Err(status) => return Err((status, log)),
+        };
+        log.algorithm(algorithm);
+        let pace = Duration::from_millis(u64::from(request.step_interval_ms));
+        // A paced stream shows one step at a time.
+        let batch = if pace.is_zero() {
+            self.limits.batch_for(request.max_batch)
+        } else {
+            1
+        };
+        let cap = self.limits.max_open_streams;
+        let Some(open) = self.tracker.open_stream(cap, !pace.is_zero()) else {
+            self.tracker.metrics.rejected("max_open_streams");
+            let message = format!(
+                "too many open streams: the server's cap of {cap} (--max-open-streams) is reached; retry later"
+            );
+            return Err((Status::resource_exhausted(message), log));
+        };
+        // An unpaced stream computes flat out: it is admitted like a unary call.
+        // A paced one computes a step now and then, and the cap admits it.
+        let first_slot = if pace.is_zero() {
+            match self.slots.admit(deadline).await {
+                Ok(slot) => Some(slot),
+                Err(status) => return Err((status, log)),
+            }
+        } else {
+            None
+        };
+        let started = pb::SolveStepsResponse {
+            event: Some(pb::solve_steps_response::Event::Started(pb::Started {
+                puzzle: board.to_line(),
+                algorithm: convert::algorithm_to_pb(algorithm).into(),
+            })),
+        };
+        let (sender, receiver) = mpsc::channel(self.limits.stream_buffer.max(1));
+        let span = log.span.clone();
+        let steps = Steps {
+            search: Search::new(&board, algorithm, Mode::First),
+            batcher: Batcher::new(batch),
+            algorithm,
+            max_steps: self.limits.steps_for(request.max_steps),
+            deadline,
+            pace,
+            slots: self.slots.clone(),
+            tracker: self.tracker.clone(),
+            shutdown: self.shutdown.clone(),
+            end: StreamEnd {
+                _open: open,
+                _live: self.tracker.enter(),
+                tracker: self.tracker.clone(),
+                log,
+                code: None,
+                steps: 0,
+            },
+        };
+        tokio::spawn(steps.run(started, first_slot, sender).instrument(span));
+        Ok(Response::new(Box::pin(ReceiverStream::new(receiver))))
+    }
+}
+
+/// One stream's task state: its search, the batch being filled, and its bounds.
+struct Steps {
+    search: Search,
+    batcher: Batcher,
+    algorithm: Algorithm,
+    max_steps: u64,
+    deadline: Option<Instant>,
+    /// Pause between steps; zero for as fast as the client reads.
+    pace: Duration,
+    slots: Slots,
+    tracker: Tracker,
+    shutdown: Shutdown,
+    end: StreamEnd,
+}
+
+/// How a stream comes to its end.
+enum End {
+    /// The search is over, or a limit, the deadline or the shutdown ended it: the
+    /// steps so far go out, then `finished` or the status.
+    Outcome(Result<Report, Interrupted>),
+    /// The client went away: nobody to tell.
+    Gone,
+    /// The search panicked (a bug): the client gets `INTERNAL`.
+    Panicked,
+}
+
+impl Steps {
+    async fn run(
+        mut self,
+        started: pb::SolveStepsResponse,
+        first_slot: Option<Slot>,
+        out: mpsc::Sender<Message>,
+    ) {
+        let end = self.stream(started, first_slot, &out).await;
+        let code = self.close(end, &out).await;
+        self.end.steps = self.batcher.seq;
+        self.end.code = Some(code);
+    }
+
+    /// `started`, then a batch of steps whenever the client has room for one (and,
+    /// paced, the pace allows), until the stream ends.
+    async fn stream(
+        &mut self,
+        started: pb::SolveStepsResponse,
+        mut slot: Option<Slot>,
+        out: &mpsc::Sender<Message>,
+    ) -> End {
+        match self.room(out).await {
+            Ok(permit) => permit.send(Ok(started)),
+            Err(end) => return end,
+        }
+        let mut next_step = tokio::time::Instant::now();
+        loop {
+            if !self.pace.is_zero() {
+                if let Err(end) = self.wait_until(next_step, out).await {
+                    return end;
+                }
+                next_step = (next_step + self.pace).max(tokio::time::Instant::now());
+            }
+            let permit = match self.room(out).await {
+                Ok(permit) => permit,
+                Err(end) => return end,
+            };
+            match self.next_batch(&mut slot, out).await {
+                Ok(None) => {
+                    if let Some(batch) = self.batcher.take(&self.tracker) {
+                        permit.send(Ok(batch));
+                    }
+                }
+                Ok(Some(outcome)) => return End::Outcome(outcome),
+                Err(end) => return end,
+            }
+        }
+    }
+
+    /// Fills the next batch, in slices under the slots; `None` when the batch is
+    /// full, the outcome when the search is over.
+    async fn next_batch(
+        &mut self,
+        slot: &mut Option<Slot>,
+        out: &mpsc::Sender<Message>,
+    ) -> Result<Option<Result<Report, Interrupted>>, End> {
+        loop {
+            let held = match slot.take() {
+                Some(slot) => slot,
+                None => self.turn(out).await?,
+            };
+            let now = Instant::now();
+            if self.deadline.is_some_and(|deadline| now >= deadline) {
+                return Err(End::Outcome(Err(Interrupted::DeadlinePassed)));
+            }
+            let control = Control {
+                max_steps: self.max_steps,
+                stop: None,
+                shutdown: Some(&self.shutdown.flag),
+                deadline: self.deadline,
+                timed: true,
+                slice_steps: u64::MAX,
+                slice_until: Some(now + SLICE),
+            };
+            let progress = {
+                let _computing = self.tracker.computing_slice();
+                let (search, batcher) = (&mut self.search, &mut self.batcher);
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    search.run(&control, batcher)
+                }))
+            };
+            drop(held);
+            match progress {
+                Err(_) => return Err(End::Panicked),
+                Ok(Progress::Done(outcome)) => return Ok(Some(outcome)),
+                Ok(Progress::Paused) if self.batcher.is_full() => return Ok(None),
+                // The slice ran out before the batch filled: let others run first.
+                Ok(Progress::Paused) => tokio::task::yield_now().await,
+            }
+        }
+    }
+
+    /// Room for one more message: at once, or once the client has read one; ends
+    /// the stream at the deadline, the shutdown, or when the client is gone.
+    async fn room<'o>(
+        &self,
+        out: &'o mpsc::Sender<Message>,
+    ) -> Result<mpsc::Permit<'o, Message>, End> {
+        match out.try_reserve() {
+            Ok(permit) => return Ok(permit),
+            Err(mpsc::error::TrySendError::Closed(())) => return Err(End::Gone),
+            Err(mpsc::error::TrySendError::Full(())) => {}
+        }
+        let _waiting = self.tracker.waiting_on_client();
+        tokio::select! {
+            permit = out.reserve() => permit.map_err(|_| End::Gone),
+            end = self.interruption() => Err(end),
+        }
+    }
+
+    /// Waits for a slot for the next slice.
+    async fn turn(&self, out: &mpsc::Sender<Message>) -> Result<Slot, End> {
+        tokio::select! {
+            slot = self.slots.next_turn() => slot.map_err(|_| End::Outcome(Err(Interrupted::Stopped))),
+            end = self.interruption() => Err(end),
+            () = out.closed() => Err(End::Gone),
+        }
+    }
+
+    /// Waits for the pace timer.
+    async fn wait_until(
+        &self,
+        at: tokio::time::Instant,
+        out: &mpsc::Sender<Message>,
+    ) -> Result<(), End> {
+        tokio::select! {
+            () = tokio::time::sleep_until(at) => Ok(()),
+            end = self.interruption() => Err(end),
+            () = out.closed() => Err(End::Gone),
+        }
+    }
+
+    /// Completes when the deadline passes or the shutdown grace is over.
+    async fn interruption(&self) -> End {
+        let deadline = async {
+            match self.deadline {
+                Some(deadline) => tokio::time::sleep_until(deadline.into()).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = deadline => End::Outcome(Err(Interrupted::DeadlinePassed)),
+            () = self.shutdown.stopped() => End::Outcome(Err(Interrupted::Stopped)),
+        }
+    }
+
+    /// Sends what ends the stream (the steps so far, then `finished` or the
+    /// status), within a short grace; the code the call ended with.
+    async fn close(&mut self, end: End, out: &mpsc::Sender<Message>) -> Code {
+        let outcome = match end {
+            End::Gone => return Code::Cancelled,
+            End::Panicked => {
+                return match send_closing(out, Err(solver_failed())).await {
+                    Ok(()) => Code::Internal,
+                    Err(()) => Code::Cancelled,
+                };
+            }
+            End::Outcome(outcome) => outcome,
+        };
+        if let Err(Interrupted::Stopped) = outcome
+            && !self.shutdown.is_set()
+        {
+            return Code::Cancelled;
+        }
+        // Steps made before a limit or the deadline are still delivered.
+        if let Some(batch) = self.batcher.take(&self.tracker)
+            && send_closing(out, Ok(batch)).await.is_err()
+        {
+            return Code::Cancelled;
+        }
+        let metrics = &self.tracker.metrics;
+        let last = match outcome {
+            Ok(report) => {
+                self.end.log.stats(&report.stats);
+                metrics.solved(self.algorithm.name(), report.stats.elapsed);
+                Ok(convert::finished_message(&report))
+            }
+            Err(why) => {
+                if matches!(why, Interrupted::StepLimit { .. }) {
+                    metrics.rejected("max_steps");
+                }
+                Err(interrupted_status(why, &self.shutdown))
+            }
+        };
+        let code = last.as_ref().map_or_else(Status::code, |_| Code::Ok);
+        match send_closing(out, last).await {
+            Ok(()) => code,
+            Err(()) => Code::Cancelled,
+        }
+    }
+}
+
+/// Sends one of the closing messages, which may wait a short grace for the client.
+async fn send_closing(out: &mpsc::Sender<Message>, message: Message) -> Result<(), ()> {
+    match tokio::time::timeout(CLOSING_GRACE, out.send(message)).await {
+        Ok(Ok(())) => Ok(()),
+        _ => Err(()),
+    }
+}
+
+/// The sink of a stream's search: steps numbered 1, 2, 3, ... gathered into a
+/// batch; asks the search to pause when the batch is full.
+struct Batcher {
+    steps: Vec<pb::Step>,
+    size: usize,
+    seq: u64,
+}
+
+impl Batcher {
+    fn new(size: usize) -> Batcher {
+        Batcher {
+            steps: Vec::with_capacity(size.min(256)),
+            size,
+            seq: 0,
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.steps.len() >= self.size
+    }
+
+    /// The steps gathered so far as one message, if there are any.
+    fn take(&mut self, tracker: &Tracker) -> Option<pb::SolveStepsResponse> {
+        if self.steps.is_empty() {
+            return None;
+        }
+        tracker.sent(self.steps.len() as u64);
+        let steps = std::mem::replace(&mut self.steps, Vec::with_capacity(self.size.min(256)));
+        Some(pb::SolveStepsResponse {
+            event: Some(pb::solve_steps_response::Event::Steps(pb::StepBatch {
+                steps,
+            })),
+        })
+    }
+}
+
+impl Sink for Batcher {
+    fn event(&mut self, event: Event) -> Flow {
+        self.seq += 1;
+        self.steps.push(convert::step_to_pb(self.seq, event));
+        if self.steps.len() < self.size {
+            Flow::Continue
+        } else {
+            Flow::Pause
+        }
+    }
+}
+
+/// Held by a stream's task: when it drops, however the task ends (a panic
+/// included), the stream is closed, counted and logged.
+struct StreamEnd {
+    _open: OpenStream,
+    _live: LiveSolve,
+    tracker: Tracker,
+    log: CallLog,
+    /// How the call ended; `None` until it did (a panic leaves it unset: `INTERNAL`).
+    code: Option<Code>,
+    steps: u64,
+}
+
+impl Drop for StreamEnd {
+    fn drop(&mut self) {
+        let code = self.code.unwrap_or(Code::Internal);
+        let metrics = &self.tracker.metrics;
+        metrics.call("SolveSteps", code);
+        if code == Code::Cancelled {
+            metrics.cancellations.inc();
+        }
+        self.log.end(code, Some(self.steps));
+    }
+}
