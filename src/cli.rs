@@ -4,7 +4,7 @@
 
 use std::io::{self, BufRead, BufWriter, IsTerminal, Read, Write};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -91,6 +91,40 @@ struct LoadArgs {
     /// The algorithm to ask for.
     #[arg(long, value_enum, default_value_t = AlgorithmArg::Default)]
     algorithm: AlgorithmArg,
+    /// With `--rpc steps`: keep this many streams open at once (dashboards) and
+    /// measure a steady window of `--duration` seconds once they are going.
+    #[arg(long)]
+    streams: Option<usize>,
+    /// The streams' `step_interval_ms` (0: unpaced).
+    #[arg(long, default_value_t = 0)]
+    pace: u32,
+    /// The streams' `max_batch` (0: the server's default; paced streams get 1).
+    #[arg(long, default_value_t = 0)]
+    max_batch: u32,
+    /// Connections the streams are spread over (default: at least 10, at most
+    /// 1,000 streams each).
+    #[arg(long)]
+    connections: Option<usize>,
+    /// Seconds all streams may take to get going before the window starts anyway.
+    #[arg(long, default_value_t = 60.0)]
+    opening_seconds: f64,
+    /// Puzzles for unary probes made one after another during the window (their
+    /// latencies are reported).
+    #[arg(long)]
+    probes: Option<PathBuf>,
+    /// How many probes to make.
+    #[arg(long, default_value_t = 20)]
+    probe_count: usize,
+    /// The probes' algorithm.
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::Propagation)]
+    probe_algorithm: AlgorithmArg,
+    /// Each probe's deadline, in seconds.
+    #[arg(long, default_value_t = 5.0)]
+    probe_timeout: f64,
+    /// The server's process id (on this machine): report its CPU time per message,
+    /// threads and resident memory.
+    #[arg(long)]
+    server_pid: Option<u32>,
 }
 
 /// Calls the load generator can make.
@@ -661,19 +695,30 @@ const LOAD_PUZZLES: [&str; 3] = [
     "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....",
 ];
 
+/// The puzzle lines of a file.
+fn read_puzzles(path: &Path) -> Result<Vec<String>, String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: {e}", path.display()))
+        .map(|text| {
+            puzzle_lines(&text)
+                .map(|(_, line)| line.to_owned())
+                .collect()
+        })
+}
+
 fn load(args: LoadArgs) -> CliResult {
     let puzzles: Vec<String> = match &args.puzzles {
-        Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: {e}", path.display()))
-            .map(|text| {
-                puzzle_lines(&text)
-                    .map(|(_, line)| line.to_owned())
-                    .collect()
-            })?,
+        Some(path) => read_puzzles(path)?,
         None => LOAD_PUZZLES.iter().map(|p| p.to_string()).collect(),
     };
     if puzzles.is_empty() {
         return Err("no puzzles to send".into());
+    }
+    if let Some(streams) = args.streams {
+        if args.rpc != RpcArg::Steps {
+            return Err("--streams needs --rpc steps".into());
+        }
+        return load_streams(&args, streams, puzzles);
     }
     let target = args.connect.target(args.auth_token.clone())?;
     let plan = crate::load::Plan {
@@ -723,6 +768,132 @@ fn load(args: LoadArgs) -> CliResult {
         summary.percentile(99.0),
         summary.latencies.last().copied().unwrap_or(0)
     )?;
+    if let Some(status) = &summary.first_error {
+        writeln!(
+            out,
+            "first error: {:?}: {}",
+            status.code(),
+            status.message()
+        )?;
+    }
+    Ok(())
+}
+
+/// `load --rpc steps --streams N`: many streams at once, probes, server usage.
+fn load_streams(args: &LoadArgs, streams: usize, puzzles: Vec<String>) -> CliResult {
+    let target = args.connect.target(args.auth_token.clone())?;
+    let probes = match &args.probes {
+        Some(path) => read_puzzles(path)?
+            .into_iter()
+            .take(args.probe_count)
+            .collect(),
+        None => Vec::new(),
+    };
+    let plan = crate::load::streams::StreamPlan {
+        streams: streams.max(1),
+        pace: std::time::Duration::from_millis(u64::from(args.pace)),
+        max_batch: args.max_batch,
+        puzzles,
+        algorithm: crate::convert::algorithm_to_pb(args.algorithm.engine()).into(),
+        opening: seconds(args.opening_seconds),
+        window: seconds(args.duration),
+        probes,
+        probe_algorithm: crate::convert::algorithm_to_pb(args.probe_algorithm.engine()).into(),
+        probe_timeout: seconds(args.probe_timeout),
+        authorization: target.authorization()?,
+        server_pid: args.server_pid,
+    };
+    let connections = args
+        .connections
+        .unwrap_or_else(|| streams.div_ceil(1000).max(10))
+        .max(1);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let summary = runtime.block_on(async {
+        let mut channels = Vec::with_capacity(connections);
+        for _ in 0..connections {
+            channels.push(target.connect(None).await?);
+        }
+        let probe = target.connect(None).await?;
+        Ok::<_, Box<dyn std::error::Error + Send + Sync>>(
+            crate::load::streams::run(channels, probe, &plan).await,
+        )
+    })?;
+    print_streams(&plan, connections, &summary)?;
+    Ok(())
+}
+
+fn print_streams(
+    plan: &crate::load::streams::StreamPlan,
+    connections: usize,
+    summary: &crate::load::streams::StreamSummary,
+) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    let going = &summary.going_after;
+    let at = |rank: f64| {
+        going
+            .get(((going.len().saturating_sub(1)) as f64 * rank).round() as usize)
+            .map_or(0.0, |after| after.as_secs_f64())
+    };
+    writeln!(
+        out,
+        "streams {} (pace {} ms, {connections} connections): {} going, p50 after {:.2} s, the last after {:.2} s; {} failed to open",
+        plan.streams,
+        plan.pace.as_millis(),
+        going.len(),
+        at(0.5),
+        at(1.0),
+        summary.failed
+    )?;
+    let window = summary.window.as_secs_f64().max(1e-9);
+    writeln!(
+        out,
+        "steady window {window:.1} s: {} messages ({:.0}/s), {} steps ({:.0} steps/s)",
+        summary.messages,
+        summary.messages as f64 / window,
+        summary.steps,
+        summary.steps as f64 / window
+    )?;
+    if !summary.probes.is_empty() {
+        let mut latencies: Vec<f64> = summary
+            .probes
+            .iter()
+            .filter_map(|probe| probe.as_ref().ok().map(|d| d.as_secs_f64() * 1e3))
+            .collect();
+        latencies.sort_by(f64::total_cmp);
+        let failed: Vec<String> = summary
+            .probes
+            .iter()
+            .filter_map(|probe| probe.as_ref().err().map(|code| format!("{code:?}")))
+            .collect();
+        let rank = |p: f64| {
+            latencies
+                .get(((latencies.len().saturating_sub(1)) as f64 * p).round() as usize)
+                .copied()
+                .unwrap_or(0.0)
+        };
+        writeln!(
+            out,
+            "probes: {} OK, {} failed {:?}; latency ms p50 {:.1} p90 {:.1} max {:.1}",
+            latencies.len(),
+            failed.len(),
+            failed,
+            rank(0.5),
+            rank(0.9),
+            rank(1.0)
+        )?;
+    }
+    if let Some(server) = &summary.server {
+        let per_message = server.cpu.as_secs_f64() * 1e6 / summary.messages.max(1) as f64;
+        writeln!(
+            out,
+            "server: {:.2} s CPU in the window = {per_message:.1} µs per message; {} threads; RSS {} MB",
+            server.cpu.as_secs_f64(),
+            server.threads,
+            server.rss_kib / 1024
+        )?;
+    }
     if let Some(status) = &summary.first_error {
         writeln!(
             out,

@@ -14,6 +14,8 @@ use crate::client::authorized;
 use crate::pb;
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 
+pub mod streams;
+
 /// Which call the load generator makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rpc {
