@@ -1,51 +1,75 @@
 #!/usr/bin/env bash
-# Solve's throughput as a ratio of the health Check's on the same server, at the
-# same concurrency, in the same run (the framework's own ceiling), plus the steps/s
-# one SolveSteps client receives. Client and server share this machine.
+# Unary Solve against the bare framework: sudokud's Solve (line 7 of 17_clue.txt,
+# the default engine, a fresh solve every call) and a bare tonic server's health
+# Check (../shared/tools/grpc-baseline), alternating, one connection each, at
+# concurrency 1, 16 and 64, with grpc-baseline's raw client for both; then one
+# unpaced SolveSteps client (batches of 256) against the bare server's stream of
+# similar messages. Medians of the rounds; client and servers share this machine.
 #
-#   bash benches/load.sh [ROUNDS] [SECONDS]     # default: 3 rounds of 3 s per call
-#
-# Health and Solve alternate within each round so noise hits both alike; the table
-# shows the median of the rounds.
+#   bash benches/load.sh [ROUNDS] [SECONDS]     # default: 3 rounds of 3 s per run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
 seconds=${2:-3}
+shared=${SHARED:-../shared}
 cargo build --quiet --release --bin sudokud
+CARGO_TARGET_DIR=target/grpc-baseline cargo build --quiet --release \
+  --manifest-path "$shared/tools/grpc-baseline/Cargo.toml"
 bin=target/release/sudokud
-port=${PORT:-50091}
-log=$(mktemp)
-"$bin" --listen "127.0.0.1:$port" 2>"$log" &
+raw=target/grpc-baseline/release/grpc-baseline
+ours=127.0.0.1:${PORT:-50091}
+bare=127.0.0.1:${BARE_PORT:-50092}
+"$bin" --listen "$ours" 2>/dev/null &
 server=$!
-trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
-for _ in $(seq 100); do # wait until it listens
-  "$bin" health --addr "127.0.0.1:$port" >/dev/null 2>&1 && break
+"$raw" serve "$bare" >/dev/null 2>&1 &
+baseline=$!
+trap 'kill $server $baseline 2>/dev/null || true' EXIT
+for _ in $(seq 100); do # wait until both listen
+  "$bin" health --addr "$ours" >/dev/null 2>&1 && "$bin" health --addr "$bare" >/dev/null 2>&1 && break
   sleep 0.1
 done
 
-rate() { # rpc concurrency -> calls/s
-  "$bin" load --addr "127.0.0.1:$port" --rpc "$1" --concurrency "$2" --duration "$seconds" |
-    sed -n 's/.* \([0-9]*\) calls\/s$/\1/p'
+puzzle=$(sed -n 7p "$shared/data/puzzles/17_clue.txt")
+hex=0a51$(printf %s "$puzzle" | od -An -tx1 | tr -d ' \n')
+# One raw run: prints "ok/s p99_us".
+run() { # address method payload concurrency
+  "$raw" raw "$1" "$2" "$3" "$4" "$seconds" |
+    sed -n 's/.* ok\/s=\([0-9]*\) p50_us=[0-9]* p99_us=\([0-9]*\).*/\1 \2/p'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-echo "| concurrency | health Check calls/s | Solve calls/s | Solve / health |"
-echo "|---:|---:|---:|---:|"
+echo "| concurrency | bare health ok/s | Solve ok/s | Solve / bare | bare p99 µs | Solve p99 µs | p99 ratio |"
+echo "|---:|---:|---:|---:|---:|---:|---:|"
 for concurrency in 1 16 64; do
-  health=() solve=()
+  bare_rate=() bare_p99=() ours_rate=() ours_p99=()
   for _ in $(seq "$rounds"); do
-    health+=("$(rate health "$concurrency")")
-    solve+=("$(rate solve "$concurrency")")
+    read -r rate p99 < <(run "$ours" /sudoku.v1.SudokuService/Solve "$hex" "$concurrency")
+    ours_rate+=("$rate") ours_p99+=("$p99")
+    read -r rate p99 < <(run "$bare" /grpc.health.v1.Health/Check "" "$concurrency")
+    bare_rate+=("$rate") bare_p99+=("$p99")
   done
-  h=$(printf '%s\n' "${health[@]}" | median)
-  s=$(printf '%s\n' "${solve[@]}" | median)
-  awk -v c="$concurrency" -v h="$h" -v s="$s" \
-    'BEGIN { printf "| %d | %d | %d | %.2f |\n", c, h, s, s / h }'
+  b=$(printf '%s\n' "${bare_rate[@]}" | median)
+  o=$(printf '%s\n' "${ours_rate[@]}" | median)
+  bp=$(printf '%s\n' "${bare_p99[@]}" | median)
+  op=$(printf '%s\n' "${ours_p99[@]}" | median)
+  awk -v c="$concurrency" -v b="$b" -v o="$o" -v bp="$bp" -v op="$op" \
+    'BEGIN { printf "| %d | %d | %d | %.2f | %d | %d | %.2f |\n", c, b, o, o / b, bp, op, op / bp }'
 done
 
-puzzle=$(mktemp)
-head -1 "${SHARED:-../shared}/data/puzzles/plb_hard20.txt" >"$puzzle"
 echo
-"$bin" load --addr "127.0.0.1:$port" --rpc steps --algorithm backtracking \
-  --puzzles "$puzzle" --duration "$seconds" | sed -n 's/^steps received: /one SolveSteps stream: /p'
-rm -f "$puzzle"
+plb=$(mktemp)
+head -1 "$shared/data/puzzles/plb_hard20.txt" >"$plb"
+ours_steps=() bare_events=()
+for _ in $(seq "$rounds"); do
+  ours_steps+=("$("$bin" load --addr "$ours" --rpc steps --algorithm backtracking \
+    --puzzles "$plb" --duration "$seconds" | sed -n 's/^steps received: [0-9]* (\([0-9]*\) steps\/s)$/\1/p')")
+  bare_events+=("$("$raw" stream "$bare" 50000000 256 | sed -n 's/.*events_per_s=\([0-9]*\).*/\1/p')")
+done
+rm -f "$plb"
+s=$(printf '%s\n' "${ours_steps[@]}" | median)
+b=$(printf '%s\n' "${bare_events[@]}" | median)
+echo "| stream, batches of 256 | events/s |"
+echo "|---|---:|"
+echo "| bare tonic stream (6-field events) | $b |"
+echo "| one SolveSteps client (7-field steps) | $s |"
+awk -v s="$s" -v b="$b" 'BEGIN { printf "| SolveSteps / bare | %.2f |\n", s / b }'

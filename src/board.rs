@@ -231,7 +231,13 @@ impl Board {
 
     /// The board as one line of 81 characters, `.` for empty cells.
     pub fn to_line(&self) -> String {
-        self.cells.iter().map(|&value| cell_char(value)).collect()
+        // Bytes, not chars: every cell character is ASCII.
+        let bytes = self
+            .cells
+            .iter()
+            .map(|&value| cell_char(value) as u8)
+            .collect();
+        String::from_utf8(bytes).unwrap_or_default()
     }
 
     /// Sets a cell without checks; the solvers use it to build their answer.

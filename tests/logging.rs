@@ -108,3 +108,59 @@ async fn each_call_is_one_span_closed_by_one_event() {
     );
     assert!(events[2].contains("\"code\":\"Ok\""), "{}", events[2]);
 }
+
+/// At the default info level there is no span: a call that ends well logs nothing,
+/// and one that ended with a server-side error logs one event carrying the call's
+/// fields itself.
+#[tokio::test]
+async fn at_info_level_only_calls_that_end_early_log_and_carry_their_fields() {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .json()
+        .with_env_filter("sudokud=info")
+        .with_writer(move || writer.clone())
+        .finish();
+    // This test's runtime runs on this thread only, the server's tasks included.
+    let _default = tracing::subscriber::set_default(subscriber);
+    let server = common::server::start_with(sudokud::service::Limits {
+        max_steps: 10,
+        ..Default::default()
+    })
+    .await;
+    let mut client = server.client.clone();
+    let easy = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    client
+        .solve(SolveRequest {
+            puzzle: common::puzzles("plb_hard20.txt")[0].clone(),
+            algorithm: sudokud::pb::Algorithm::Backtracking.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    client
+        .solve(SolveRequest {
+            puzzle: easy[..40].into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("call ended early"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    let line = lines[0];
+    for field in [
+        "\"method\":\"Solve\"",
+        "\"code\":\"ResourceExhausted\"",
+        "\"algorithm\":\"backtracking\"",
+        "\"steps\":10",
+        "\"peer\":\"127.0.0.1:",
+        "\"elapsed_us\":",
+    ] {
+        assert!(line.contains(field), "{field} missing: {line}");
+    }
+    assert!(!line.contains("\"span\""), "no span at info level: {line}");
+}

@@ -13,19 +13,25 @@ use crate::board::{Board, PuzzleError};
 use crate::convert;
 use crate::solver::{self, Algorithm, Interrupted};
 
-/// The tracing span of one call (`call{method algorithm peer code steps guesses
-/// elapsed_us}`), filled in as the call goes on, and the one event that closes it:
-/// at info level for a call that ended with a server-side error (deadline, limits,
-/// shutdown), at debug level for the rest (`RUST_LOG=sudokud=debug` shows every
-/// call).
+/// The log of one call. With `sudokud` at debug level, a span (`call{method peer
+/// algorithm steps guesses code elapsed_us}`) filled in as the call goes on and
+/// closed by one event: `call finished`, or `call ended early`. At the default info
+/// level there is no span, so a call that ends well costs no logging work; a call
+/// that ended with a server-side error (deadline, limits, shutdown) still gets its
+/// `call ended early` event, carrying the same fields itself.
 pub(super) struct CallLog {
     pub(super) span: tracing::Span,
+    method: &'static str,
+    peer: Option<std::net::SocketAddr>,
+    algorithm: Option<&'static str>,
+    steps: Option<u64>,
+    guesses: Option<u64>,
     begun: Instant,
 }
 
 impl CallLog {
     pub(super) fn new(method: &'static str, peer: Option<std::net::SocketAddr>) -> Self {
-        let span = tracing::info_span!(
+        let span = tracing::debug_span!(
             "call",
             method,
             peer = peer.map(tracing::field::display),
@@ -37,40 +43,70 @@ impl CallLog {
         );
         CallLog {
             span,
+            method,
+            peer,
+            algorithm: None,
+            steps: None,
+            guesses: None,
             begun: Instant::now(),
         }
     }
 
-    pub(super) fn algorithm(&self, algorithm: Algorithm) {
+    pub(super) fn algorithm(&mut self, algorithm: Algorithm) {
+        self.algorithm = Some(algorithm.name());
         self.span.record("algorithm", algorithm.name());
     }
 
-    pub(super) fn stats(&self, stats: &solver::Stats) {
+    pub(super) fn stats(&mut self, stats: &solver::Stats) {
+        let steps = stats.placements + stats.backtracks;
+        (self.steps, self.guesses) = (Some(steps), Some(stats.guesses));
         self.span
-            .record("steps", stats.placements + stats.backtracks)
+            .record("steps", steps)
             .record("guesses", stats.guesses);
+    }
+
+    /// Records the steps of a search that ended without an answer.
+    pub(super) fn steps(&mut self, steps: u64) {
+        self.steps = Some(steps);
     }
 
     /// Records how the call ended; `steps_sent` (streams) stands in for the step
     /// count when the search did not finish.
     pub(super) fn end(&self, code: Code, steps_sent: Option<u64>) {
-        if self.span.is_disabled() {
+        // The client's own doing (or no trouble at all): not worth an operator's
+        // attention by default.
+        let quiet = matches!(code, Code::Ok | Code::InvalidArgument | Code::Cancelled);
+        if self.span.is_disabled() && quiet {
             return;
         }
         let elapsed = u64::try_from(self.begun.elapsed().as_micros()).unwrap_or(u64::MAX);
+        let steps = match (code, steps_sent) {
+            (Code::Ok, _) | (_, None) => self.steps,
+            (_, sent) => sent,
+        };
+        if self.span.is_disabled() {
+            tracing::info!(
+                method = self.method,
+                peer = self.peer.map(tracing::field::display),
+                algorithm = self.algorithm,
+                code = ?code,
+                steps,
+                guesses = self.guesses,
+                elapsed_us = elapsed,
+                "call ended early"
+            );
+            return;
+        }
         self.span
             .record("code", tracing::field::debug(code))
             .record("elapsed_us", elapsed);
-        if code != Code::Ok
-            && let Some(steps) = steps_sent
-        {
+        if let Some(steps) = steps {
             self.span.record("steps", steps);
         }
         let _in_span = self.span.enter();
         match code {
             Code::Ok => tracing::debug!("call finished"),
-            // The client's own doing: not worth an operator's attention by default.
-            Code::InvalidArgument | Code::Cancelled => tracing::debug!("call ended early"),
+            _ if quiet => tracing::debug!("call ended early"),
             _ => tracing::info!("call ended early"),
         }
     }

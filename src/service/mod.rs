@@ -86,11 +86,9 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::SolveRequest>,
     ) -> Result<Response<pb::SolveResponse>, Status> {
-        let log = CallLog::new("Solve", request.remote_addr());
-        let result = self
-            .solve_unary(request, &log)
-            .instrument(log.span.clone())
-            .await;
+        let mut log = CallLog::new("Solve", request.remote_addr());
+        let span = log.span.clone();
+        let result = self.solve_unary(request, &mut log).instrument(span).await;
         let code = result.as_ref().map_or_else(Status::code, |_| Code::Ok);
         self.tracker.metrics.call("Solve", code);
         log.end(code, None);

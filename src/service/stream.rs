@@ -45,7 +45,7 @@ impl SudokuSolver {
     pub(super) async fn open_stream(
         &self,
         request: Request<pb::SolveStepsRequest>,
-        log: CallLog,
+        mut log: CallLog,
     ) -> Result<Response<StepStream>, (Status, CallLog)> {
         let cap = Instant::now().checked_add(self.limits.max_stream_duration);
         let deadline = match (deadline_of(request.metadata()), cap) {

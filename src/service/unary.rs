@@ -32,7 +32,7 @@ impl SudokuSolver {
     pub(super) async fn solve_unary(
         &self,
         request: Request<pb::SolveRequest>,
-        log: &CallLog,
+        log: &mut CallLog,
     ) -> Result<Response<pb::SolveResponse>, Status> {
         let deadline = deadline_of(request.metadata());
         let request = request.into_inner();
@@ -63,8 +63,8 @@ impl SudokuSolver {
                 search.run(&inline, &mut NoEvents)
             }))
         };
-        let outcome = match first.map_err(|_| solver_failed())? {
-            Progress::Done(outcome) => outcome,
+        let (search, outcome) = match first.map_err(|_| solver_failed())? {
+            Progress::Done(outcome) => (search, outcome),
             Progress::Paused => {
                 let job = LongSolve {
                     max_steps,
@@ -73,6 +73,9 @@ impl SudokuSolver {
                 self.continue_on_pool(search, (slot, live), job).await?
             }
         };
+        if outcome.is_err() {
+            log.steps(search.steps());
+        }
         self.unary_response(outcome, algorithm, mode, log)
     }
 
@@ -85,7 +88,7 @@ impl SudokuSolver {
         mut search: Search,
         (mut slot, mut live): (Slot, LiveSolve),
         job: LongSolve,
-    ) -> Result<Result<Report, Interrupted>, Status> {
+    ) -> Result<(Search, Result<Report, Interrupted>), Status> {
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
         loop {
@@ -129,7 +132,7 @@ impl SudokuSolver {
                 return Err(solver_failed());
             };
             if let Some(outcome) = outcome {
-                return Ok(outcome);
+                return Ok((paused, outcome));
             }
             (search, live) = (paused, still_live);
             drop(held);
@@ -159,7 +162,7 @@ impl SudokuSolver {
         outcome: Result<Report, Interrupted>,
         algorithm: Algorithm,
         mode: Mode,
-        log: &CallLog,
+        log: &mut CallLog,
     ) -> Result<Response<pb::SolveResponse>, Status> {
         match outcome {
             Ok(report) => {
