@@ -232,6 +232,14 @@ struct ServeArgs {
     /// SolveSteps streams open at once; the next one gets RESOURCE_EXHAUSTED.
     #[arg(long, env = "SUDOKUD_MAX_OPEN_STREAMS", default_value_t = 100_000)]
     max_open_streams: usize,
+    /// Connections open at once (default: nine tenths of the descriptor limit); at
+    /// the cap the oldest one still in its handshake is closed to make room.
+    #[arg(long, env = "SUDOKUD_MAX_CONNECTIONS")]
+    max_connections: Option<usize>,
+    /// Seconds a new connection has to complete its handshake (the HTTP/2 preface
+    /// and SETTINGS, or an HTTP/1.1 request head; with TLS, the TLS handshake too).
+    #[arg(long, env = "SUDOKUD_HANDSHAKE_TIMEOUT_SECONDS", default_value_t = 5.0)]
+    handshake_timeout_seconds: f64,
     /// Largest request message accepted, in bytes.
     #[arg(long, env = "SUDOKUD_MAX_MESSAGE_BYTES", default_value_t = 64 * 1024)]
     max_message_bytes: usize,
@@ -445,6 +453,10 @@ fn serve(args: ServeArgs) -> CliResult {
         },
         cors_allowed_origins: args.cors_allow_origins,
         dashboard: !args.no_dashboard,
+        admission: crate::server::Admission {
+            max_connections: args.max_connections,
+            handshake_timeout: seconds(args.handshake_timeout_seconds),
+        },
     };
     // No call or stream holds a thread: the runtime's workers (one per core) and
     // the service's compute pool (one thread per solve slot) are all there is.

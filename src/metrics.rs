@@ -35,6 +35,14 @@ pub struct LimitLabels {
     pub limit: &'static str,
 }
 
+/// Labels naming why the server closed a connection.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct CloseLabels {
+    /// `handshake_timeout`, `cap` (closed to admit another), `cap_refused` (a new
+    /// one refused at the cap).
+    pub reason: &'static str,
+}
+
 /// Every metric the service keeps. Cheap to update from any thread.
 #[derive(Debug)]
 pub struct Metrics {
@@ -61,6 +69,10 @@ pub struct Metrics {
     pub cancellations: Counter,
     /// Calls turned away or ended by a limit.
     pub limit_rejections: Family<LimitLabels, Counter>,
+    /// Connections open now.
+    pub connections_open: Gauge,
+    /// Connections the server closed, by reason.
+    pub connections_closed: Family<CloseLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -86,6 +98,18 @@ impl Metrics {
         let steps_sent = Counter::default();
         let cancellations = Counter::default();
         let limit_rejections = Family::<LimitLabels, Counter>::default();
+        let connections_open = Gauge::default();
+        let connections_closed = Family::<CloseLabels, Counter>::default();
+        registry.register(
+            "connections_open",
+            "Connections open now",
+            connections_open.clone(),
+        );
+        registry.register(
+            "connections_closed",
+            "Connections the server closed: handshake timeout, cap",
+            connections_closed.clone(),
+        );
         registry.register("calls", "Calls by method and status code", calls.clone());
         registry.register(
             "solve_seconds",
@@ -146,6 +170,8 @@ impl Metrics {
             steps_sent,
             cancellations,
             limit_rejections,
+            connections_open,
+            connections_closed,
         }
     }
 
@@ -166,6 +192,13 @@ impl Metrics {
     pub fn rejected(&self, limit: &'static str) {
         self.limit_rejections
             .get_or_create(&LimitLabels { limit })
+            .inc();
+    }
+
+    /// Counts a connection the server closed.
+    pub fn connection_closed(&self, reason: &'static str) {
+        self.connections_closed
+            .get_or_create(&CloseLabels { reason })
             .inc();
     }
 

@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use axum::http::{HeaderName, HeaderValue, Method};
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
 use tonic::codec::CompressionEncoding;
 use tonic::service::interceptor::{InterceptedService, Interceptor};
 use tonic::service::{Routes, RoutesBuilder};
@@ -24,6 +23,10 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use crate::pb;
 use crate::pb::sudoku_service_server::SudokuServiceServer;
 use crate::service::SudokuSolver;
+
+mod admission;
+
+pub use admission::Admission;
 
 /// The full name of the solving service, as health checks and reflection name it.
 pub const SERVICE_NAME: &str = "sudoku.v1.SudokuService";
@@ -52,6 +55,8 @@ pub struct Transport {
     pub cors_allowed_origins: Vec<String>,
     /// Serve the built-in dashboard at `/`.
     pub dashboard: bool,
+    /// The connection cap and the handshake timeout.
+    pub admission: Admission,
 }
 
 /// The server's TLS material, PEM-encoded.
@@ -100,6 +105,7 @@ impl Default for Transport {
             tls: None,
             cors_allowed_origins: Vec::new(),
             dashboard: true,
+            admission: Admission::default(),
         }
     }
 }
@@ -194,6 +200,12 @@ pub async fn run(
             tracing::info!("dashboard at {scheme}://{address}/");
         }
     }
+    let incoming = admission::Incoming::new(
+        listener,
+        transport.admission,
+        transport.tls.is_some(),
+        service.metrics(),
+    );
     let mut routes = RoutesBuilder::default();
     routes
         .add_service(health_service)
@@ -218,22 +230,9 @@ pub async fn run(
     builder
         .layer(cors(&transport.cors_allowed_origins))
         .add_routes(Routes::from(app))
-        .serve_with_incoming_shutdown(nodelay(TcpListenerStream::new(listener)), shutdown)
+        .serve_with_incoming_shutdown(incoming, shutdown)
         .await
         .map_err(ServeError::Transport)
-}
-
-/// Accepted connections with Nagle's algorithm off: a response goes out at once
-/// instead of waiting for the peer's delayed ACK (40 ms stalls under load).
-fn nodelay(
-    incoming: TcpListenerStream,
-) -> impl tokio_stream::Stream<Item = std::io::Result<tokio::net::TcpStream>> {
-    tokio_stream::StreamExt::map(incoming, |accepted| {
-        let stream = accepted?;
-        // A socket that refuses the option still works, only slower.
-        let _ = stream.set_nodelay(true);
-        Ok(stream)
-    })
 }
 
 /// CORS for gRPC-Web calls from pages of other origins: the headers grpc-web and
