@@ -780,14 +780,7 @@ fn load(args: LoadArgs) -> CliResult {
         summary.percentile(99.0),
         summary.latencies.last().copied().unwrap_or(0)
     )?;
-    if let Some(status) = &summary.first_error {
-        writeln!(
-            out,
-            "first error: {:?}: {}",
-            status.code(),
-            status.message()
-        )?;
-    }
+    print_first_error(&mut out, summary.first_error.as_ref())?;
     Ok(())
 }
 
@@ -906,15 +899,20 @@ fn print_streams(
             server.rss_kib / 1024
         )?;
     }
-    if let Some(status) = &summary.first_error {
-        writeln!(
+    print_first_error(&mut out, summary.first_error.as_ref())
+}
+
+/// Tells why calls failed, by the first failure seen.
+fn print_first_error(out: &mut impl Write, first: Option<&tonic::Status>) -> io::Result<()> {
+    match first {
+        Some(status) => writeln!(
             out,
             "first error: {:?}: {}",
             status.code(),
             status.message()
-        )?;
+        ),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn watch(args: WatchArgs) -> CliResult {
