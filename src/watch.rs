@@ -172,6 +172,10 @@ pub async fn watch(
                         )?;
                     }
                 }
+                if view == View::Lines {
+                    // A paced stream's lines show as they come, also through a pipe.
+                    out.flush()?;
+                }
                 if view == View::Terminal && drawn.elapsed() >= Duration::from_millis(33) {
                     draw(out, &board, begun.elapsed())?;
                     drawn = Instant::now();
