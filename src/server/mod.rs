@@ -25,6 +25,7 @@ use crate::pb::sudoku_service_server::SudokuServiceServer;
 use crate::service::SudokuSolver;
 
 mod admission;
+mod handshake;
 
 pub use admission::Admission;
 

@@ -58,11 +58,6 @@ impl Tracker {
         self.streams_open.load(Ordering::Relaxed)
     }
 
-    /// Slices of search computing at this moment (never more than the slots).
-    pub fn computing(&self) -> usize {
-        self.computing.load(Ordering::Relaxed)
-    }
-
     /// The most slices ever computing at once.
     pub fn peak_computing(&self) -> usize {
         self.peak_computing.load(Ordering::Relaxed)

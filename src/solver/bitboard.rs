@@ -985,7 +985,7 @@ const fn matching(triads: u16) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{Control, Event, Flow, NoEvents, Stats, Tally};
+    use crate::solver::{Control, Event, Flow, NoEvents, Stats};
 
     /// `row_singles` against its definition, row by row, with every value of each
     /// row beside a spread of values in the other two (no row empty).
@@ -1053,7 +1053,7 @@ mod tests {
     fn finish<S: Sink>(board: &Board, wanted: u32, isa: Isa, sink: &mut S) -> (Found, Stats) {
         let control = Control::UNTIMED;
         let mut held = std::collections::VecDeque::new();
-        let mut recorder = Recorder::resume(sink, &control, Tally::default(), &mut held);
+        let mut recorder = Recorder::resume(sink, &control, Stats::default(), &mut held);
         let mut found = Found::new(wanted);
         let status = Bitboard::with_isa(board, isa)
             .run(&mut recorder, &mut found)

@@ -255,8 +255,8 @@ pub enum Progress {
 pub struct Search {
     engine: Engine,
     found: Found,
-    /// Steps and stats so far, and when the next look at the signals is due.
-    tally: Tally,
+    /// What the search did so far (held events included).
+    stats: Stats,
     /// Events the engine made after the sink asked to pause, delivered first by the
     /// next run: at most one engine move's worth (a propagation round and the undo
     /// before it), so the engine never runs far ahead of its sink.
@@ -304,7 +304,7 @@ impl Search {
         Search {
             engine: Engine::new(board, algorithm),
             found: Found::new(mode.wanted()),
-            tally: Tally::default(),
+            stats: Stats::default(),
             held: std::collections::VecDeque::new(),
             outcome: None,
         }
@@ -318,7 +318,7 @@ impl Search {
             (engine, _) => *engine = Engine::new(board, algorithm),
         }
         self.found = Found::new(mode.wanted());
-        self.tally = Tally::default();
+        self.stats = Stats::default();
         self.held.clear();
         self.outcome = None;
     }
@@ -342,7 +342,7 @@ impl Search {
 
     /// Steps taken so far (placements plus backtracks, held events included).
     pub fn steps(&self) -> u64 {
-        self.tally.stats.placements + self.tally.stats.backtracks
+        self.stats.placements + self.stats.backtracks
     }
 
     /// Runs the search within `control` until the sink asks to pause, the slice
@@ -392,23 +392,23 @@ impl Search {
             return Some(outcome.clone());
         }
         let started = control.timed.then(Instant::now);
-        let mut recorder = Recorder::resume(sink, control, self.tally, &mut self.held);
+        let mut recorder = Recorder::resume(sink, control, self.stats, &mut self.held);
         let status = match &mut self.engine {
             Engine::Backtracking(search) => search.run(&mut recorder, &mut self.found),
             Engine::Singles(search) => search.run(&mut recorder, &mut self.found),
             Engine::Propagation(search) => search.run(&mut recorder, &mut self.found),
             Engine::Bitboard(search) => search.run(&mut recorder, &mut self.found),
         };
-        self.tally = recorder.suspend();
+        self.stats = recorder.stats;
         if let Some(started) = started {
-            self.tally.stats.elapsed += started.elapsed();
+            self.stats.elapsed += started.elapsed();
         }
         let outcome = match status {
             Ok(Status::Paused) => return None,
             Ok(Status::Done) => Ok(Report {
                 solution: self.found.first.map(Board::with_cells),
                 solution_count: self.found.count,
-                stats: self.tally.stats,
+                stats: self.stats,
             }),
             Err(why) => Err(why),
         };
@@ -478,12 +478,6 @@ impl Found {
     }
 }
 
-/// A search's step count and statistics between two runs.
-#[derive(Debug, Clone, Copy, Default)]
-struct Tally {
-    stats: Stats,
-}
-
 /// Counts steps, enforces the control's bounds and forwards events to the sink, or
 /// holds them back once the sink asked to pause. Every algorithm reports through
 /// it, so limits behave the same everywhere.
@@ -510,14 +504,14 @@ impl<'r, 'c, S: Sink> Recorder<'r, 'c, S> {
     fn resume(
         sink: &'r mut S,
         control: &'r Control<'c>,
-        tally: Tally,
+        stats: Stats,
         held: &'r mut std::collections::VecDeque<Event>,
     ) -> Self {
-        let taken = tally.stats.placements + tally.stats.backtracks;
+        let taken = stats.placements + stats.backtracks;
         let mut recorder = Recorder {
             sink,
             control,
-            stats: tally.stats,
+            stats,
             until_check: 0,
             slice_end: taken.saturating_add(control.slice_steps),
             pausing: control.slice_steps == 0,
@@ -526,10 +520,6 @@ impl<'r, 'c, S: Sink> Recorder<'r, 'c, S> {
         };
         recorder.until_check = recorder.next_look(taken);
         recorder
-    }
-
-    fn suspend(&self) -> Tally {
-        Tally { stats: self.stats }
     }
 
     /// Steps after `taken` until the next look is due: at most [`POLL_EVERY`], and
