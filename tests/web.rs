@@ -305,3 +305,52 @@ async fn the_dashboard_is_served_at_the_root() {
     let page = http(bare.address, "GET", "/", &[], b"").await;
     assert_ne!(page.status, 200);
 }
+
+/// A browser asks for `/favicon.ico` on every visit: that and any other path that
+/// is not a call get 404, while a gRPC-Web call to an unknown method still gets
+/// `UNIMPLEMENTED` in its headers.
+#[tokio::test]
+async fn paths_that_are_not_calls_get_404_and_unknown_methods_unimplemented() {
+    let server = common::server::start().await;
+    for path in ["/favicon.ico", "/nope", "/sudoku.v1.SudokuService/"] {
+        let response = http(server.address, "GET", path, &[], b"").await;
+        assert_eq!(response.status, 404, "{path}");
+    }
+    let call = http(
+        server.address,
+        "POST",
+        "/sudoku.v1.SudokuService/NoSuchMethod",
+        &[
+            ("Content-Type", "application/grpc-web+proto"),
+            ("X-Grpc-Web", "1"),
+        ],
+        &grpc_web_frame(&SolveStepsRequest::default()),
+    )
+    .await;
+    assert_eq!(call.status, 200);
+    assert_eq!(call.header("grpc-status"), Some("12"), "{:?}", call.headers);
+}
+
+/// An origin no browser could send stops the server before it serves, naming it.
+#[tokio::test]
+async fn a_cors_value_that_is_no_origin_stops_the_start() {
+    for bad in [
+        "dashboard.test",
+        "https://dashboard.test/",
+        "http://a\u{1}b",
+    ] {
+        let transport = Transport {
+            cors_allowed_origins: vec!["https://fine.test".to_owned(), bad.to_owned()],
+            ..Transport::default()
+        };
+        let server = common::server::start_with_transport(Limits::default(), transport).await;
+        let ended = tokio::time::timeout(std::time::Duration::from_secs(30), server.task)
+            .await
+            .expect("the server should stop at once")
+            .unwrap();
+        let error = ended
+            .expect_err("a bad origin should be an error")
+            .to_string();
+        assert!(error.contains(&format!("{bad:?}")), "{error}");
+    }
+}

@@ -1,0 +1,150 @@
+//! What the gRPC port answers besides gRPC over HTTP/2: gRPC-Web (HTTP/1.1 and
+//! HTTP/2) for the gRPC services, CORS for pages of other origins, the dashboard's
+//! files, and a plain 404 for any other HTTP request (a browser's `/favicon.ico`);
+//! an unknown gRPC method stays `UNIMPLEMENTED`.
+//!
+//! Knows HTTP and the gRPC-Web wire format's headers; nothing of the services.
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::{HeaderName, HeaderValue, Method, Request, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use tonic_web::GrpcWebLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+/// The whole HTTP surface: `grpc` (the gRPC services' router) behind gRPC-Web
+/// translation, the dashboard when asked for, and the fallback for the rest.
+pub(super) fn router(grpc: Router, dashboard: bool) -> Router {
+    // gRPC-Web translation wraps the gRPC services only: it turns away any other
+    // HTTP/1.1 request, and the dashboard's files are such requests.
+    let mut app = grpc.layer(GrpcWebLayer::new());
+    if dashboard {
+        app = app.merge(crate::dashboard::router());
+    }
+    app.fallback(not_found)
+}
+
+/// Any path no route knows: `UNIMPLEMENTED` for a gRPC or gRPC-Web call (in the
+/// headers, as a trailers-only response), a plain 404 for everything else.
+async fn not_found(request: Request<axum::body::Body>) -> Response {
+    let content_type = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("");
+    if content_type.starts_with("application/grpc") {
+        let status = tonic::Status::unimplemented(format!(
+            "no method {} on this server",
+            request.uri().path()
+        ));
+        let mut response = status.into_http::<axum::body::Body>();
+        if let Ok(value) = HeaderValue::from_str(content_type) {
+            response.headers_mut().insert(header::CONTENT_TYPE, value);
+        }
+        return response;
+    }
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "not found\n",
+    )
+        .into_response()
+}
+
+/// An origin given to `--cors-allow-origin` that no browser would ever send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadOrigin(pub String);
+
+impl std::fmt::Display for BadOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "CORS origin {:?} is not an origin: give `*` or scheme://host[:port], \
+             such as https://example.com, with no path",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadOrigin {}
+
+/// Checks one origin as a browser sends it in `Origin`: `http(s)://host[:port]`.
+fn origin_value(origin: &str) -> Result<HeaderValue, BadOrigin> {
+    let bad = || BadOrigin(origin.to_owned());
+    let host = origin
+        .strip_prefix("https://")
+        .or_else(|| origin.strip_prefix("http://"))
+        .ok_or_else(bad)?;
+    let well_formed = !host.is_empty()
+        && host
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || b".-:[]".contains(&byte));
+    if !well_formed {
+        return Err(bad());
+    }
+    HeaderValue::from_str(origin).map_err(|_| bad())
+}
+
+/// CORS for gRPC-Web calls from pages of other origins: the headers grpc-web and
+/// Connect clients send, and the trailers-as-headers they must read. Every origin
+/// is checked: one a browser could never send is an error, not silently dropped.
+pub(super) fn cors(origins: &[String]) -> Result<CorsLayer, BadOrigin> {
+    let allow_origin = if origins.iter().any(|origin| origin == "*") {
+        AllowOrigin::any()
+    } else {
+        let values: Result<Vec<HeaderValue>, BadOrigin> =
+            origins.iter().map(|origin| origin_value(origin)).collect();
+        AllowOrigin::list(values?)
+    };
+    let names = |list: &[&'static str]| -> Vec<HeaderName> {
+        list.iter()
+            .map(|name| HeaderName::from_static(name))
+            .collect()
+    };
+    Ok(CorsLayer::new()
+        .allow_origin(allow_origin)
+        .allow_methods([Method::POST, Method::GET, Method::OPTIONS])
+        .allow_headers(names(&[
+            "content-type",
+            "x-grpc-web",
+            "x-user-agent",
+            "grpc-timeout",
+            "authorization",
+            "grpc-accept-encoding",
+            "grpc-encoding",
+        ]))
+        .expose_headers(names(&[
+            "grpc-status",
+            "grpc-message",
+            "grpc-status-details-bin",
+            "grpc-encoding",
+        ]))
+        .max_age(Duration::from_secs(24 * 3600)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_are_scheme_and_host_only() {
+        for good in [
+            "https://example.com",
+            "http://localhost:8080",
+            "http://[::1]:3000",
+        ] {
+            assert!(origin_value(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "example.com",
+            "https://",
+            "https://a.com/",
+            "https://a b",
+            "ftp://a",
+            "",
+        ] {
+            assert_eq!(origin_value(bad), Err(BadOrigin(bad.to_owned())), "{bad}");
+        }
+    }
+}
