@@ -6,22 +6,13 @@
 //!
 //! For whole-file throughput tables use `sudokud bench FILE...` instead.
 
-use std::path::PathBuf;
-
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use sudokud::bench::parse_set;
+use sudokud::bench::read_set;
 use sudokud::board::Board;
 use sudokud::solver::{self, Algorithm, Control, NoEvents};
 
 fn puzzle_set(file: &str, take: usize) -> Vec<Board> {
-    let dir = std::env::var_os("SUDOKUD_PUZZLES").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles"),
-        PathBuf::from,
-    );
-    let path = dir.join(file);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let mut boards = parse_set(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut boards = read_set(file).unwrap_or_else(|e| panic!("{e}"));
     boards.truncate(take);
     boards
 }

@@ -2,6 +2,7 @@
 //! before the clock starts, first solution and counting to two, in the layout of
 //! tdoku's benchmark tables. Std only.
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, puzzle_lines};
@@ -27,6 +28,24 @@ pub fn parse_set(text: &str) -> Result<Vec<Board>, String> {
     puzzle_lines(text)
         .map(|(number, line)| Board::parse(line).map_err(|e| format!("line {number}: {e}")))
         .collect()
+}
+
+/// The folder of the public benchmark sets: `SUDOKUD_PUZZLES` when set, else
+/// `../shared/data/puzzles` beside this crate's sources (where `cargo test` and
+/// `cargo bench` find them). The one definition the tests and benchmarks use.
+pub fn puzzle_dir() -> PathBuf {
+    match std::env::var_os("SUDOKUD_PUZZLES") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles"),
+    }
+}
+
+/// The boards of the set `file` in [`puzzle_dir`]; an error names the file and
+/// the line.
+pub fn read_set(file: &str) -> Result<Vec<Board>, String> {
+    let path = puzzle_dir().join(file);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse_set(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Solves the whole set repeatedly until at least `min_time` has passed (at least

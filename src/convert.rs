@@ -51,6 +51,66 @@ pub fn step_to_pb(seq: u64, event: Event) -> pb::Step {
     }
 }
 
+/// Why a step read from the wire is no step of a search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadStep {
+    /// The step's `seq`.
+    pub seq: u64,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl std::fmt::Display for BadStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "step {}: {}", self.seq, self.problem)
+    }
+}
+
+impl std::error::Error for BadStep {}
+
+/// The solver event a wire step describes, every field checked before use (the
+/// cell's row and column first, so no index is computed from bad data).
+pub fn step_from_pb(step: &pb::Step) -> Result<Event, BadStep> {
+    let bad = |problem: String| BadStep {
+        seq: step.seq,
+        problem,
+    };
+    if step.row >= 9 || step.col >= 9 {
+        return Err(bad(format!(
+            "row {} column {} is off the board (0..9 each)",
+            step.row, step.col
+        )));
+    }
+    let digit = u8::try_from(step.digit)
+        .ok()
+        .filter(|digit| (1..=9).contains(digit))
+        .ok_or_else(|| bad(format!("digit {} is not 1-9", step.digit)))?;
+    let reason = reason_from_pb(step.reason)
+        .ok_or_else(|| bad(format!("unknown reason {}", step.reason)))?;
+    let step_of = Step::at(
+        (step.row * 9 + step.col) as usize,
+        digit,
+        reason,
+        step.depth,
+    );
+    match pb::StepKind::try_from(step.kind) {
+        Ok(pb::StepKind::Place) => Ok(Event::Place(step_of)),
+        Ok(pb::StepKind::Backtrack) => Ok(Event::Backtrack(step_of)),
+        _ => Err(bad(format!("unknown kind {}", step.kind))),
+    }
+}
+
+/// The engine reason of a protobuf value; `None` for unknown or unspecified.
+pub fn reason_from_pb(value: i32) -> Option<Reason> {
+    match pb::Reason::try_from(value).ok()? {
+        pb::Reason::Guess => Some(Reason::Guess),
+        pb::Reason::NakedSingle => Some(Reason::NakedSingle),
+        pb::Reason::HiddenSingle => Some(Reason::HiddenSingle),
+        pb::Reason::LockedCandidates => Some(Reason::LockedCandidates),
+        pb::Reason::Unspecified => None,
+    }
+}
+
 /// The protobuf value of a placement reason.
 pub fn reason_to_pb(reason: Reason) -> pb::Reason {
     match reason {
@@ -103,5 +163,43 @@ pub fn finished_message(report: &Report) -> pb::SolveStepsResponse {
             solution,
             stats: Some(stats_to_pb(&report.stats)),
         })),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every engine step survives the trip to the wire and back; steps off the
+    /// board (rows and columns far past 9 included) or with bad fields are refused.
+    #[test]
+    fn steps_read_back_as_written_and_bad_ones_are_refused() {
+        for cell in 0..81 {
+            for reason in [Reason::Guess, Reason::NakedSingle, Reason::HiddenSingle] {
+                let step = Step::at(cell, 1 + (cell % 9) as u8, reason, 3);
+                for event in [Event::Place(step), Event::Backtrack(step)] {
+                    assert_eq!(step_from_pb(&step_to_pb(7, event)), Ok(event));
+                }
+            }
+        }
+        let good = step_to_pb(1, Event::Place(Step::at(0, 5, Reason::Guess, 1)));
+        let bad = [
+            pb::Step { row: 9, ..good },
+            pb::Step {
+                col: u32::MAX,
+                ..good
+            },
+            pb::Step {
+                row: u32::MAX / 9 + 1,
+                ..good
+            },
+            pb::Step { digit: 0, ..good },
+            pb::Step { digit: 10, ..good },
+            pb::Step { kind: 0, ..good },
+            pb::Step { reason: 99, ..good },
+        ];
+        for step in bad {
+            assert!(step_from_pb(&step).is_err(), "{step:?}");
+        }
     }
 }

@@ -11,9 +11,10 @@ use tonic::transport::Channel;
 
 use crate::board::cell_char;
 use crate::client::authorized;
-use crate::pb::solve_steps_response::Event;
+use crate::pb::solve_steps_response::Event as Message;
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 use crate::pb::{self, Reason, StepKind};
+use crate::solver::{Event, Replay};
 
 /// How to show the stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,9 +29,8 @@ pub enum View {
 pub type WatchError = Box<dyn std::error::Error + Send + Sync>;
 
 /// The board as the steps have built it, and counters.
-struct Board {
-    digits: [u8; 81],
-    given: [bool; 81],
+struct Shown {
+    replay: Replay,
     reasons: [i32; 81],
     placements: u64,
     backtracks: u64,
@@ -39,52 +39,47 @@ struct Board {
     max_depth: u32,
 }
 
-impl Board {
-    fn new(puzzle: &str) -> Self {
-        let mut digits = [0u8; 81];
-        for (cell, byte) in puzzle.bytes().take(81).enumerate() {
-            if byte.is_ascii_digit() {
-                digits[cell] = byte - b'0';
-            }
-        }
-        Board {
-            digits,
-            given: digits.map(|digit| digit != 0),
+impl Shown {
+    /// The view of the puzzle the server says it solves.
+    fn new(puzzle: &str) -> Result<Self, WatchError> {
+        let board = crate::board::Board::parse(puzzle)
+            .map_err(|error| format!("the server started on a bad puzzle: {error}"))?;
+        Ok(Shown {
+            replay: Replay::new(&board),
             reasons: [0; 81],
             placements: 0,
             backtracks: 0,
             guesses: 0,
             depth: 0,
             max_depth: 0,
-        }
+        })
     }
 
-    fn apply(&mut self, step: &pb::Step) {
-        let cell = (step.row * 9 + step.col) as usize;
-        if cell >= 81 {
-            return;
-        }
+    /// Follows one step; a step that is no step of a search, or does not fit the
+    /// board, is an error naming it.
+    fn apply(&mut self, step: &pb::Step) -> Result<(), WatchError> {
+        let event = crate::convert::step_from_pb(step)
+            .map_err(|error| format!("the server sent a bad step: {error}"))?;
+        self.replay
+            .apply(event)
+            .map_err(|error| format!("the server sent a step that does not fit: {error}"))?;
         self.depth = step.depth;
         self.max_depth = self.max_depth.max(step.depth);
-        match step.kind() {
-            StepKind::Place => {
-                self.digits[cell] = u8::try_from(step.digit).unwrap_or(0);
-                self.reasons[cell] = step.reason;
+        match event {
+            Event::Place(placed) => {
+                self.reasons[usize::from(placed.cell)] = step.reason;
                 self.placements += 1;
-                if step.reason() == Reason::Guess {
+                if placed.reason == crate::solver::Reason::Guess {
                     self.guesses += 1;
                 }
             }
-            StepKind::Backtrack => {
-                self.digits[cell] = 0;
-                self.backtracks += 1;
-            }
-            StepKind::Unspecified => {}
+            Event::Backtrack(_) => self.backtracks += 1,
         }
+        Ok(())
     }
 
     fn line(&self) -> String {
-        self.digits.iter().map(|&digit| cell_char(digit)).collect()
+        self.replay.to_line()
     }
 
     /// The grid, nine rows with box separators; `colour` adds ANSI colours.
@@ -99,10 +94,10 @@ impl Board {
                     text.push_str("| ");
                 }
                 let cell = row * 9 + col;
-                let digit = self.digits[cell];
+                let digit = self.replay.cells()[cell];
                 let glyph = cell_char(digit);
                 if colour && digit != 0 {
-                    let code = if self.given[cell] {
+                    let code = if self.replay.is_given(cell) {
                         "1"
                     } else {
                         reason_style(self.reasons[cell]).0
@@ -140,7 +135,7 @@ pub async fn watch(
     view: View,
     out: &mut impl Write,
 ) -> Result<pb::Finished, WatchError> {
-    let mut board = Board::new(&request.puzzle);
+    let mut board: Option<Shown> = None;
     let mut stream = SudokuServiceClient::new(channel)
         .solve_steps(authorized(request, authorization.as_ref()))
         .await?
@@ -150,10 +145,13 @@ pub async fn watch(
     let mut finished = None;
     while let Some(message) = stream.message().await? {
         match message.event {
-            Some(Event::Started(started)) => board = Board::new(&started.puzzle),
-            Some(Event::Steps(batch)) => {
+            Some(Message::Started(started)) => board = Some(Shown::new(&started.puzzle)?),
+            Some(Message::Steps(batch)) => {
+                let board = board
+                    .as_mut()
+                    .ok_or("the server sent steps before it started")?;
                 for step in &batch.steps {
-                    board.apply(step);
+                    board.apply(step)?;
                     if view == View::Lines {
                         writeln!(
                             out,
@@ -177,15 +175,16 @@ pub async fn watch(
                     out.flush()?;
                 }
                 if view == View::Terminal && drawn.elapsed() >= Duration::from_millis(33) {
-                    draw(out, &board, begun.elapsed())?;
+                    draw(out, board, begun.elapsed())?;
                     drawn = Instant::now();
                 }
             }
-            Some(Event::Finished(last)) => finished = Some(last),
+            Some(Message::Finished(last)) => finished = Some(last),
             None => {}
         }
     }
     let finished = finished.ok_or("the stream ended without a finished message")?;
+    let board = board.ok_or("the stream ended without a started message")?;
     if view == View::Terminal {
         draw(out, &board, begun.elapsed())?;
     }
@@ -194,7 +193,7 @@ pub async fn watch(
 }
 
 /// Redraws the board and counters from the top of the screen.
-fn draw(out: &mut impl Write, board: &Board, elapsed: Duration) -> io::Result<()> {
+fn draw(out: &mut impl Write, board: &Shown, elapsed: Duration) -> io::Result<()> {
     let steps = board.placements + board.backtracks;
     let rate = steps as f64 / elapsed.as_secs_f64().max(1e-6);
     write!(out, "\x1b[H\x1b[2J{}", board.grid(true))?;
@@ -215,7 +214,7 @@ fn draw(out: &mut impl Write, board: &Board, elapsed: Duration) -> io::Result<()
 /// The final grid and the server's statistics.
 fn report(
     out: &mut impl Write,
-    board: &Board,
+    board: &Shown,
     finished: &pb::Finished,
     view: View,
 ) -> io::Result<()> {

@@ -5,6 +5,8 @@ mod common;
 
 use std::process::{Command, Output};
 
+use sudokud::pb::{self, SolveStepsResponse as Message, solve_steps_response::Event};
+
 async fn watch(args: Vec<String>) -> Output {
     tokio::task::spawn_blocking(move || {
         Command::new(env!("CARGO_BIN_EXE_sudokud"))
@@ -102,4 +104,86 @@ async fn watch_reports_the_servers_error_and_fails() {
     let error = String::from_utf8(output.stderr).unwrap();
     assert!(error.contains("InvalidArgument"), "{error}");
     assert!(error.contains("expected 81"), "{error}");
+}
+
+/// A server that starts a stream on a puzzle and then sends one step of its own
+/// making: what a broken or hostile server could send.
+struct OneStepServer {
+    step: pb::Step,
+}
+
+#[tonic::async_trait]
+impl pb::sudoku_service_server::SudokuService for OneStepServer {
+    async fn solve(
+        &self,
+        _: tonic::Request<pb::SolveRequest>,
+    ) -> Result<tonic::Response<pb::SolveResponse>, tonic::Status> {
+        Err(tonic::Status::unimplemented("not here"))
+    }
+
+    type SolveStepsStream = tokio_stream::Iter<std::vec::IntoIter<Result<Message, tonic::Status>>>;
+
+    async fn solve_steps(
+        &self,
+        request: tonic::Request<pb::SolveStepsRequest>,
+    ) -> Result<tonic::Response<Self::SolveStepsStream>, tonic::Status> {
+        let started = pb::Started {
+            puzzle: request.into_inner().puzzle,
+            ..Default::default()
+        };
+        let messages = vec![
+            Ok(Message {
+                event: Some(Event::Started(started)),
+            }),
+            Ok(Message {
+                event: Some(Event::Steps(pb::StepBatch {
+                    steps: vec![self.step],
+                })),
+            }),
+        ];
+        Ok(tonic::Response::new(tokio_stream::iter(messages)))
+    }
+}
+
+/// Steps off the board (a row whose cell index would overflow included), with a
+/// bad digit, or that do not fit the grid end the watch with an error naming the
+/// step: never a panic, never a wrong board.
+#[tokio::test]
+async fn watch_refuses_steps_that_are_no_steps_of_a_search() {
+    let puzzle = common::puzzles("euler96_50.txt")[0].clone();
+    let given = puzzle
+        .find(|c: char| c.is_ascii_digit() && c != '0')
+        .unwrap() as u32;
+    let place = |row: u32, col: u32, digit: u32| pb::Step {
+        seq: 1,
+        kind: pb::StepKind::Place.into(),
+        row,
+        col,
+        digit,
+        reason: pb::Reason::Guess.into(),
+        depth: 1,
+    };
+    let cases = [
+        (place(u32::MAX / 9 + 1, 0, 1), "off the board"),
+        (place(0, 9, 1), "off the board"),
+        (place(0, 0, 10), "not 1-9"),
+        (place(given / 9, given % 9, 1), "does not fit"),
+    ];
+    for (step, expected) in cases {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let server = tokio::spawn(
+            tonic::transport::Server::builder()
+                .add_service(pb::sudoku_service_server::SudokuServiceServer::new(
+                    OneStepServer { step },
+                ))
+                .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
+        );
+        let output = watch(vec!["--addr".into(), address.to_string(), puzzle.clone()]).await;
+        server.abort();
+        let error = String::from_utf8(output.stderr).unwrap();
+        assert!(!output.status.success(), "{step:?}: {error}");
+        assert!(error.contains(expected), "{step:?}: {error}");
+        assert!(!error.contains("panicked"), "{step:?}: {error}");
+    }
 }

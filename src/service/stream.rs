@@ -211,7 +211,7 @@ impl Steps {
             let control = Control {
                 max_steps: self.max_steps,
                 stop: None,
-                shutdown: Some(&self.shutdown.flag),
+                stop_all: Some(&self.shutdown.flag),
                 deadline: self.deadline,
                 timed: true,
                 slice_steps: u64::MAX,

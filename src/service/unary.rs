@@ -40,18 +40,14 @@ impl SudokuSolver {
         let algorithm = parse_algorithm(request.algorithm)?;
         log.algorithm(algorithm);
         let max_steps = self.limits.steps_for(request.max_steps);
-        let mode = if request.check_unique {
-            Mode::CountTwo
-        } else {
-            Mode::First
-        };
+        let mode = Mode::counting(request.check_unique);
         let slot = self.slots.admit(deadline).await?;
         let live = self.tracker.enter();
         let mut search = Search::new(&board, algorithm, mode);
         let inline = Control {
             max_steps,
             stop: None,
-            shutdown: Some(&self.shutdown.flag),
+            stop_all: Some(&self.shutdown.flag),
             deadline,
             timed: true,
             slice_steps: INLINE_STEPS,
@@ -101,7 +97,7 @@ impl SudokuSolver {
                         let mut control = Control {
                             max_steps: job.max_steps,
                             stop: Some(&stop),
-                            shutdown: Some(&shutdown.flag),
+                            stop_all: Some(&shutdown.flag),
                             deadline: job.deadline,
                             timed: true,
                             slice_steps: u64::MAX,

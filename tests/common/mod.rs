@@ -10,21 +10,17 @@ use std::path::PathBuf;
 /// The directory of the public benchmark puzzle sets (`../shared/data/puzzles`, or
 /// `SUDOKUD_PUZZLES` when set).
 pub fn puzzle_dir() -> PathBuf {
-    match std::env::var_os("SUDOKUD_PUZZLES") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles"),
-    }
+    sudokud::bench::puzzle_dir()
 }
 
-/// Every puzzle line of a data set file.
+/// Every puzzle line of a data set file, by the rules of `puzzle_lines` (blank
+/// lines and `#` comments skipped), as the server's and the CLI's readers take them.
 pub fn puzzles(file: &str) -> Vec<String> {
     let path = puzzle_dir().join(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read puzzle set {}: {e}", path.display()));
-    text.lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty())
-        .map(str::to_owned)
+    sudokud::board::puzzle_lines(&text)
+        .map(|(_, line)| line.to_owned())
         .collect()
 }
 
@@ -122,27 +118,15 @@ pub fn assert_deadline(status: &tonic::Status) {
     assert!(server_said_so || client_timer, "not a deadline: {status:?}");
 }
 
-/// Replays steps onto the puzzle, as a dashboard would, checking each one.
+/// Replays steps onto the puzzle, as a dashboard would, with the library's one
+/// definition of following a search: every step read back from the wire and
+/// checked against the grid so far.
 pub fn replay(puzzle: &str, steps: &[sudokud::pb::Step]) -> String {
-    let mut cells: Vec<char> = puzzle.chars().collect();
+    let board = sudokud::board::Board::parse(puzzle).unwrap();
+    let mut replay = sudokud::solver::Replay::new(&board);
     for step in steps {
-        let cell = (step.row * 9 + step.col) as usize;
-        let digit = char::from_digit(step.digit, 10).unwrap();
-        match step.kind() {
-            sudokud::pb::StepKind::Place => {
-                assert_eq!(
-                    cells[cell], '.',
-                    "step {} places on a filled cell",
-                    step.seq
-                );
-                cells[cell] = digit;
-            }
-            sudokud::pb::StepKind::Backtrack => {
-                assert_eq!(cells[cell], digit, "step {} clears another digit", step.seq);
-                cells[cell] = '.';
-            }
-            sudokud::pb::StepKind::Unspecified => panic!("step {} has no kind", step.seq),
-        }
+        let event = sudokud::convert::step_from_pb(step).unwrap_or_else(|e| panic!("{e}"));
+        replay.apply(event).unwrap_or_else(|e| panic!("{e}"));
     }
-    cells.into_iter().collect()
+    replay.to_line()
 }

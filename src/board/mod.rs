@@ -1,0 +1,125 @@
+//! The Sudoku vocabulary (cell, digit, row, column, box) and the `Board` type.
+//!
+//! A `Board` only exists parsed and checked: `parse` reads the puzzle text of the
+//! design contract (`parse.rs`, with the rules of puzzle files), and `conflict.rs`
+//! rejects conflicting givens, so every `Board` holds givens that do not clash.
+//! `bands.rs` holds the givens' one representation besides the cell array: per-band
+//! digit masks, read by the conflict check and by the bitboard engine's intake.
+//! This module knows nothing of searching. Std and `memchr` (line splitting) only.
+
+use std::fmt;
+
+mod bands;
+mod conflict;
+mod parse;
+
+pub(crate) use bands::{BAND, band_masks};
+pub use parse::{PuzzleError, puzzle_lines};
+
+/// Cells on a board.
+pub const CELLS: usize = 81;
+
+/// A cell index, 0..81, row-major.
+pub type Cell = usize;
+
+/// The row (0..9) of a cell.
+pub const fn row_of(cell: Cell) -> usize {
+    cell / 9
+}
+
+/// The column (0..9) of a cell.
+pub const fn col_of(cell: Cell) -> usize {
+    cell % 9
+}
+
+/// The box (0..9, row-major) of a cell.
+pub const fn box_of(cell: Cell) -> usize {
+    (cell / 27) * 3 + (cell % 9) / 3
+}
+
+/// A cell named the way Sudoku players write it, 1-based: `r1c5`.
+pub struct CellName(pub Cell);
+
+impl fmt::Display for CellName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}", row_of(self.0) + 1, col_of(self.0) + 1)
+    }
+}
+
+/// A 9x9 grid whose givens do not conflict. `0` marks an empty cell, `1..=9` a digit.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    cells: [u8; CELLS],
+}
+
+/// How a cell value is written: its digit, or `.` for empty.
+pub const fn cell_char(value: u8) -> char {
+    if value == 0 {
+        '.'
+    } else {
+        (b'0' + value) as char
+    }
+}
+
+impl Board {
+    /// The value of a cell: `0` when empty.
+    pub fn get(&self, cell: Cell) -> u8 {
+        self.cells[cell]
+    }
+
+    /// All 81 cell values, row-major, `0` for empty.
+    pub fn cells(&self) -> &[u8; CELLS] {
+        &self.cells
+    }
+
+    /// Number of filled cells.
+    pub fn filled(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// True when every cell holds a digit.
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// The board as one line of 81 characters, `.` for empty cells.
+    pub fn to_line(&self) -> String {
+        // Bytes, not chars: every cell character is ASCII.
+        let bytes = self
+            .cells
+            .iter()
+            .map(|&value| cell_char(value) as u8)
+            .collect();
+        String::from_utf8(bytes).unwrap_or_default()
+    }
+
+    /// Sets a cell without checks; the solvers use it to build their answer.
+    pub(crate) fn with_cells(cells: [u8; CELLS]) -> Board {
+        Board { cells }
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_line())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", self.to_line())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boxes_are_row_major() {
+        assert_eq!(box_of(0), 0);
+        assert_eq!(box_of(8), 2);
+        assert_eq!(box_of(30), 4);
+        assert_eq!(box_of(80), 8);
+    }
+}

@@ -1,0 +1,150 @@
+//! The second stage of the command line: raw flags (`args.rs`) turned into the
+//! library's types, every check made here so the commands get values they can use.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::args::{ConnectArgs, LoadArgs, RpcArg, ServeArgs, SolveArgs};
+use crate::client::{ClientTls, Target};
+use crate::server::{Admission, Tls, Transport};
+use crate::service::Limits;
+use crate::solver::Mode;
+
+/// A duration from a flag in seconds; negative values count as zero.
+pub(super) fn seconds(value: f64) -> Duration {
+    Duration::try_from_secs_f64(value.max(0.0)).unwrap_or(Duration::MAX)
+}
+
+/// A file's bytes, or an error that names the file.
+pub(super) fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))
+}
+
+/// A file's text, or an error that names the file.
+pub(super) fn read_text(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))
+}
+
+impl ConnectArgs {
+    /// The server to call, with the TLS material read and the token to send.
+    pub(super) fn target(
+        &self,
+        bearer_token: Option<String>,
+    ) -> Result<Target, Box<dyn std::error::Error + Send + Sync>> {
+        let tls = match &self.tls_ca {
+            None => None,
+            Some(ca) => Some(ClientTls {
+                ca: read_file(ca)?,
+                domain: self.tls_domain.clone(),
+                identity: match (&self.tls_cert, &self.tls_key) {
+                    (Some(cert), Some(key)) => Some((read_file(cert)?, read_file(key)?)),
+                    _ => None,
+                },
+            }),
+        };
+        Ok(Target {
+            address: self.addr.clone(),
+            tls,
+            bearer_token,
+        })
+    }
+}
+
+impl SolveArgs {
+    /// First solution, or counting to two with `--count`.
+    pub(super) fn mode(&self) -> Mode {
+        if self.count {
+            Mode::CountTwo
+        } else {
+            Mode::First
+        }
+    }
+}
+
+impl RpcArg {
+    /// The load generator's call.
+    pub(super) fn rpc(self) -> crate::load::Rpc {
+        match self {
+            RpcArg::Solve => crate::load::Rpc::Solve,
+            RpcArg::Steps => crate::load::Rpc::Steps,
+            RpcArg::Health => crate::load::Rpc::Health,
+        }
+    }
+}
+
+impl LoadArgs {
+    /// The `--algorithm` as the wire's value.
+    pub(super) fn algorithm_pb(&self) -> i32 {
+        crate::convert::algorithm_to_pb(self.algorithm.engine()).into()
+    }
+}
+
+/// What `serve` runs with.
+pub(super) struct ServeConfig {
+    pub(super) limits: Limits,
+    pub(super) transport: Transport,
+}
+
+impl ServeArgs {
+    /// The service's limits and the listener's settings these flags describe.
+    pub(super) fn config(&self) -> Result<ServeConfig, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ServeConfig {
+            limits: self.limits(),
+            transport: self.transport()?,
+        })
+    }
+
+    fn limits(&self) -> Limits {
+        let defaults = Limits::default();
+        Limits {
+            max_steps: self.max_steps,
+            default_batch: self.default_batch,
+            max_concurrent_solves: self
+                .max_concurrent_solves
+                .unwrap_or(defaults.max_concurrent_solves),
+            max_queue: self.max_queue,
+            max_open_streams: self.max_open_streams,
+            max_message_bytes: self.max_message_bytes,
+            shutdown_grace: seconds(self.shutdown_grace),
+            max_stream_duration: seconds(self.max_stream_seconds),
+            ..defaults
+        }
+    }
+
+    fn bearer_token(&self) -> Result<Option<String>, String> {
+        let token = match (&self.auth_token_file, &self.auth_token) {
+            (Some(path), _) => Some(read_text(path)?.trim().to_owned()),
+            (None, token) => token.clone(),
+        };
+        if token.as_deref() == Some("") {
+            return Err("the bearer token is empty".into());
+        }
+        Ok(token)
+    }
+
+    fn transport(&self) -> Result<Transport, Box<dyn std::error::Error + Send + Sync>> {
+        let positive = |value: f64| (value > 0.0).then(|| seconds(value));
+        Ok(Transport {
+            bearer_token: self.bearer_token()?,
+            max_concurrent_streams: self.max_concurrent_streams,
+            keepalive_interval: positive(self.keepalive_seconds),
+            keepalive_timeout: seconds(self.keepalive_timeout_seconds),
+            max_connection_age: positive(self.max_connection_age_seconds),
+            max_connection_age_grace: seconds(self.max_connection_age_grace_seconds),
+            tls: match (&self.tls_cert, &self.tls_key) {
+                (Some(cert), Some(key)) => Some(Tls {
+                    certificate_chain: read_file(cert)?,
+                    private_key: read_file(key)?,
+                    client_ca: self.tls_client_ca.as_deref().map(read_file).transpose()?,
+                }),
+                _ => None,
+            },
+            cors_allowed_origins: self.cors_allow_origins.clone(),
+            dashboard: !self.no_dashboard,
+            admission: Admission {
+                max_connections: self.max_connections,
+                handshake_timeout: seconds(self.handshake_timeout_seconds),
+            },
+        })
+    }
+}

@@ -1,0 +1,70 @@
+//! `sudokud serve`: logs, the runtime, the listeners, and the server until a
+//! signal stops it.
+
+use std::io::{self, IsTerminal};
+
+use tracing_subscriber::EnvFilter;
+
+use super::args::{LogFormat, ServeArgs};
+use super::{CliResult, Threads, runtime};
+use crate::server;
+use crate::service::SudokuSolver;
+
+pub(super) fn run(args: ServeArgs) -> CliResult {
+    init_logs(args.log_format);
+    let config = args.config()?;
+    // No call or stream holds a thread: the runtime's workers (one per core) and
+    // the service's compute pool (one thread per solve slot) are all there is.
+    runtime(Threads::PerCore)?.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .map_err(|error| format!("cannot listen on {}: {error}", args.listen))?;
+        let service = SudokuSolver::new(config.limits);
+        let metrics = match args.metrics_listen {
+            Some(address) => Some(serve_metrics(address, &service).await?),
+            None => None,
+        };
+        server::run(
+            listener,
+            service,
+            config.transport,
+            server::shutdown_signal(),
+        )
+        .await?;
+        if let Some(metrics) = metrics {
+            metrics.abort();
+        }
+        tracing::info!("sudokud stopped");
+        Ok(())
+    })
+}
+
+/// Logs on stderr at `RUST_LOG` (default `info`), as text or JSON.
+fn init_logs(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(io::stderr)
+        .with_ansi(io::stderr().is_terminal());
+    match format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().init(),
+    }
+}
+
+/// Starts the `/metrics` listener on `address`.
+async fn serve_metrics(
+    address: std::net::SocketAddr,
+    service: &SudokuSolver,
+) -> Result<tokio::task::JoinHandle<std::io::Result<()>>, Box<dyn std::error::Error + Send + Sync>>
+{
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .map_err(|error| format!("cannot listen on {address}: {error}"))?;
+    tracing::info!(address = %listener.local_addr()?, "metrics at /metrics");
+    Ok(tokio::spawn(crate::metrics::serve(
+        listener,
+        service.metrics(),
+        std::future::pending(),
+    )))
+}

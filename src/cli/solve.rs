@@ -1,0 +1,157 @@
+//! `sudokud solve`: one puzzle a line from a file or stdin, answered on every
+//! core in input order, one answer a line, with progress on a terminal.
+
+use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::CliResult;
+use super::args::SolveArgs;
+use crate::board::{Board, cell_char, puzzle_lines};
+use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Search};
+
+pub(super) fn run(args: SolveArgs) -> CliResult {
+    let mut input: Box<dyn BufRead> = match &args.file {
+        Some(path) if path.as_os_str() != "-" => Box::new(io::BufReader::new(
+            std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        _ => Box::new(io::stdin().lock()),
+    };
+    let mut text = String::new();
+    input.read_to_string(&mut text)?;
+    let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
+    let algorithm = args.algorithm.engine();
+    let mode = args.mode();
+    let control = Control {
+        max_steps: args.max_steps.unwrap_or(u64::MAX),
+        ..Control::UNTIMED
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let answers = solve_all(&puzzles, threads, |search, text, out| {
+        answer_line(search, text, algorithm, &control, mode, out);
+    });
+    let mut out = io::stdout().lock();
+    for chunk in answers {
+        out.write_all(&chunk)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Puzzles handed to a worker at a time.
+const CHUNK: usize = 256;
+
+/// Answers every puzzle on `threads` threads, in input order, drawing progress on
+/// stderr when it is a terminal. `answer` appends one line per puzzle to a buffer,
+/// with a state of its thread's to reuse (`T::default()` at first); the result is
+/// the buffers in input order.
+fn solve_all<T, F>(puzzles: &[&str], threads: usize, answer: F) -> Vec<Vec<u8>>
+where
+    T: Default,
+    F: Fn(&mut T, &str, &mut Vec<u8>) + Sync,
+{
+    let chunks: Vec<&[&str]> = puzzles.chunks(CHUNK).collect();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Vec<Mutex<Vec<u8>>> = chunks.iter().map(|_| Mutex::default()).collect();
+    let show_progress = io::stderr().is_terminal() && puzzles.len() > CHUNK;
+    if threads <= 1 && !show_progress {
+        // One worker and nothing to draw: no thread to start.
+        let mut out = Vec::with_capacity(puzzles.len() * 82);
+        let mut state = T::default();
+        for text in puzzles {
+            answer(&mut state, text, &mut out);
+        }
+        return vec![out];
+    }
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, chunks.len().max(1)) {
+            scope.spawn(|| {
+                let mut state = T::default();
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(chunk) = chunks.get(index) else {
+                        break;
+                    };
+                    let mut answers = Vec::with_capacity(chunk.len() * 82);
+                    for text in *chunk {
+                        answer(&mut state, text, &mut answers);
+                    }
+                    if let Ok(mut slot) = results[index].lock() {
+                        *slot = answers;
+                    }
+                    done.fetch_add(chunk.len(), Ordering::Relaxed);
+                }
+            });
+        }
+        if show_progress {
+            draw_progress(&done, puzzles.len());
+        }
+    });
+    results
+        .into_iter()
+        .map(|slot| slot.into_inner().unwrap_or_default())
+        .collect()
+}
+
+/// Redraws `done / total` on stderr until every puzzle is answered.
+fn draw_progress(done: &AtomicUsize, total: usize) {
+    let started = std::time::Instant::now();
+    loop {
+        let finished = done.load(Ordering::Relaxed);
+        let rate = finished as f64 / started.elapsed().as_secs_f64().max(1e-9);
+        eprint!(
+            "\r{finished}/{total} puzzles ({:.0}%), {rate:.0}/s   ",
+            finished as f64 * 100.0 / total as f64
+        );
+        if finished >= total {
+            eprintln!();
+            return;
+        }
+        std::thread::park_timeout(std::time::Duration::from_millis(100));
+    }
+}
+
+/// Appends the output line for one puzzle line: the solution, `unsolvable`, the
+/// solution count, or `error: ...`.
+fn answer_line(
+    search: &mut Option<Search>,
+    text: &str,
+    algorithm: Algorithm,
+    control: &Control<'_>,
+    mode: Mode,
+    out: &mut Vec<u8>,
+) {
+    let board = match Board::parse(text) {
+        Ok(board) => board,
+        Err(error) => {
+            let _ = writeln!(out, "error: {error}");
+            return;
+        }
+    };
+    let counting = mode == Mode::CountTwo;
+    let result = Search::reuse(search, &board, algorithm, mode).finish(control, &mut NoEvents);
+    // Writing to a Vec cannot fail.
+    let _ = match result {
+        // One digit (counting stops at two), without the formatting machinery.
+        Ok(report) if counting && report.solution_count < 10 => {
+            out.extend_from_slice(&[b'0' + report.solution_count as u8, b'\n']);
+            Ok(())
+        }
+        Ok(report) if counting => writeln!(out, "{}", report.solution_count),
+        Ok(report) => match report.solution {
+            Some(solution) => {
+                out.extend(solution.cells().iter().map(|&digit| cell_char(digit) as u8));
+                out.push(b'\n');
+                Ok(())
+            }
+            None => writeln!(out, "unsolvable"),
+        },
+        Err(Interrupted::StepLimit { limit }) => {
+            writeln!(out, "error: step limit of {limit} reached")
+        }
+        Err(other) => writeln!(out, "error: {other:?}"),
+    };
+}

@@ -1,0 +1,46 @@
+//! `sudokud watch`: one `SolveSteps` stream shown live in the terminal (or one
+//! line a step through a pipe), then the final grid and statistics.
+
+use std::io::{self, BufWriter, IsTerminal};
+
+use super::args::WatchArgs;
+use super::{CliResult, Threads, runtime};
+
+pub(super) fn run(args: WatchArgs) -> CliResult {
+    let puzzle = if args.puzzle == "-" {
+        let mut line = String::new();
+        io::stdin().read_line(&mut line)?;
+        line.trim().to_owned()
+    } else {
+        args.puzzle.clone()
+    };
+    let interval_ms = if args.pace > 0.0 {
+        (1000.0 / args.pace).round().clamp(1.0, f64::from(u32::MAX)) as u32
+    } else {
+        0
+    };
+    let request = crate::pb::SolveStepsRequest {
+        puzzle,
+        algorithm: crate::convert::algorithm_to_pb(args.algorithm.engine()).into(),
+        max_steps: args.max_steps,
+        max_batch: 0,
+        step_interval_ms: interval_ms,
+    };
+    let target = args.connect.target(args.auth_token.clone())?;
+    let view = if io::stdout().is_terminal() {
+        crate::watch::View::Terminal
+    } else {
+        crate::watch::View::Lines
+    };
+    runtime(Threads::One)?.block_on(async {
+        let channel = target.connect(None).await?;
+        let mut out = BufWriter::new(io::stdout().lock());
+        crate::watch::watch(channel, request, target.authorization()?, view, &mut out)
+            .await
+            .map_err(|error| match error.downcast::<tonic::Status>() {
+                Ok(status) => format!("{:?}: {}", status.code(), status.message()).into(),
+                Err(other) => other,
+            })
+    })?;
+    Ok(())
+}

@@ -1,0 +1,116 @@
+//! The lookup tables of the band rule (triads, matchings, peers, columns),
+//! computed at compile time, and the table index of a board's triads.
+
+use super::spread_columns;
+
+/// The 9 triads of a band's board as a table index: bit `box * 3 + row` is set when
+/// any of the three cells that row shares with that box is a candidate. Bit
+/// arithmetic only, no lookup: the board's latency chain is the band rule's cost.
+#[inline(always)]
+pub(super) fn triads_of(board: u32) -> usize {
+    // Bit `row * 9 + box * 3` of `any`: the triad holds a candidate.
+    let any = (board | board >> 1 | board >> 2) & 0x124_9249;
+    ((any & 0x49) | (any >> 8 & 0x92) | (any >> 16 & 0x124)) as usize
+}
+
+/// Lookup tables, computed at compile time.
+pub(super) struct Tables {
+    /// 9 triad bits as `triads_of` lays them out (box-major) -> the cells of the
+    /// triads that fit some row-to-box matching (the matching and its cells in one
+    /// lookup).
+    pub(super) kept_cells: [u32; 512],
+    /// For each cell of a band: its peers in the band (row, box, column), itself not
+    /// included.
+    pub(super) peers: [u32; 32],
+    /// For each cell of a band: the three cells of its column in a band.
+    pub(super) column: [u32; 32],
+    /// 9 column bits -> the cells of a band in the columns that are alone in
+    /// their box (three columns).
+    pub(super) lone_columns: [u32; 512],
+}
+
+pub(super) static TABLES: Tables = tables();
+
+pub(super) const fn tables() -> Tables {
+    let mut tables = Tables {
+        kept_cells: [0; 512],
+        peers: [0; 32],
+        column: [0; 32],
+        lone_columns: [0; 512],
+    };
+    let mut value = 0;
+    while value < 512 {
+        tables.kept_cells[value] = cells_of_triads(matching(transpose(value as u16)));
+        let mut lone = 0;
+        let mut stack = 0;
+        while stack < 3 {
+            let columns = (value >> (3 * stack)) & 7;
+            if columns.count_ones() == 1 {
+                lone |= columns << (3 * stack);
+            }
+            stack += 1;
+        }
+        tables.lone_columns[value] = spread_columns(lone as u32);
+        value += 1;
+    }
+    let mut index = 0;
+    while index < 27 {
+        let (row, column) = (index / 9, index % 9);
+        tables.column[index] = spread_columns(1 << column);
+        let box_cells = (7 << ((column / 3) * 3)) * ((1 << 18) | (1 << 9) | 1);
+        let peers = (0x1FF << (9 * row)) | box_cells | tables.column[index];
+        tables.peers[index] = peers & !(1 << index);
+        index += 1;
+    }
+    tables
+}
+
+/// Triad bits from box-major (`box * 3 + row`) to row-major (`row * 3 + box`).
+pub(super) const fn transpose(triads: u16) -> u16 {
+    let mut rows = 0;
+    let mut bit = 0;
+    while bit < 9 {
+        if triads & (1 << bit) != 0 {
+            rows |= 1 << ((bit % 3) * 3 + bit / 3);
+        }
+        bit += 1;
+    }
+    rows
+}
+
+/// The 27 cells of a band covered by the triads given (bit `row * 3 + box`).
+pub(super) const fn cells_of_triads(triads: u16) -> u32 {
+    let mut cells = 0u32;
+    let mut triad = 0;
+    while triad < 9 {
+        if triads & (1 << triad) != 0 {
+            cells |= 7 << ((triad / 3) * 9 + (triad % 3) * 3);
+        }
+        triad += 1;
+    }
+    cells
+}
+
+/// The union of the row-to-box matchings (permutations of 3) whose three triads are
+/// all in `triads`.
+pub(super) const fn matching(triads: u16) -> u16 {
+    const PERMUTATIONS: [[u16; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut kept = 0;
+    let mut p = 0;
+    while p < 6 {
+        let perm = PERMUTATIONS[p];
+        let bits = (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]));
+        if triads & bits == bits {
+            kept |= bits;
+        }
+        p += 1;
+    }
+    kept
+}

@@ -1,0 +1,148 @@
+//! Unit tests of the bitboard engine's parts and of its two builds.
+
+use super::choose::holding;
+use super::claiming::row_singles;
+use super::*;
+use crate::board::CELLS;
+use crate::solver::{Algorithm, Control, Event, Flow, Mode, NoEvents, Search, Stats};
+
+/// `row_singles` against its definition, row by row, with every value of each
+/// row beside a spread of values in the other two (no row empty).
+#[test]
+fn row_singles_keeps_the_rows_with_one_candidate() {
+    let others = [1u32, 2, 3, 0x100, 0x101, 0x180, 0x1FF, 0x0AA, 0x155, 0x010];
+    for value in 1..512u32 {
+        for &a in &others {
+            for &b in &others {
+                for rows in [[value, a, b], [a, value, b], [a, b, value]] {
+                    let board = rows[0] | rows[1] << 9 | rows[2] << 18;
+                    let expected = rows.iter().enumerate().fold(0, |cells, (row, &bits)| {
+                        cells
+                            | if bits.count_ones() == 1 {
+                                bits << (9 * row)
+                            } else {
+                                0
+                            }
+                    });
+                    assert_eq!(row_singles(board), expected, "{board:#x}");
+                }
+            }
+        }
+    }
+}
+
+/// `holding` against its definition, board by board.
+#[test]
+fn holding_marks_the_boards_with_any_of_the_cells() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed as u32) & BAND
+    };
+    for round in 0..5_000 {
+        // Sparse and dense boards alike.
+        let boards: [u32; 9] = std::array::from_fn(|_| {
+            let board = next();
+            if round % 2 == 0 {
+                board & next() & next()
+            } else {
+                board
+            }
+        });
+        let cells = next() & next() & next();
+        let expected = (0..9).fold(0, |held, index| {
+            held | u32::from(boards[index] & cells != 0) << index
+        });
+        let mut candidates = [0u32; 32];
+        for first in [0, 9, 18] {
+            candidates[first..first + 9].copy_from_slice(&boards);
+            assert_eq!(
+                holding(&candidates, first, cells),
+                expected,
+                "{boards:?} {cells:#x}"
+            );
+        }
+    }
+}
+
+/// Runs one search to its end with the instruction set given: what it found
+/// and its statistics.
+fn finish<S: Sink>(board: &Board, wanted: u32, isa: Isa, sink: &mut S) -> (Found, Stats) {
+    let control = Control::UNTIMED;
+    let mut held = std::collections::VecDeque::new();
+    let mut recorder = Recorder::resume(sink, &control, Stats::default(), &mut held);
+    let mut found = Found::new(wanted);
+    let status = Bitboard::with_isa(board, isa)
+        .run(&mut recorder, &mut found)
+        .unwrap_or_else(|why| panic!("unlimited search interrupted: {why:?}"));
+    assert_eq!(status, Status::Done);
+    (found, recorder.stats)
+}
+
+/// Runs one search with the instruction set given; the solutions found and
+/// every event, in order.
+fn run(board: &Board, wanted: u32, isa: Isa) -> (Option<[u8; CELLS]>, u32, Vec<Event>) {
+    let mut events = Vec::new();
+    let mut sink = |event: Event| {
+        events.push(event);
+        Flow::Continue
+    };
+    let (found, _) = finish(board, wanted, isa, &mut sink);
+    (found.first, found.count, events)
+}
+
+/// The same without events (the unary path's instantiation): solutions and
+/// step counts.
+fn run_quiet(board: &Board, wanted: u32, isa: Isa) -> (Option<[u8; CELLS]>, u32, [u64; 3]) {
+    let (found, stats) = finish(board, wanted, isa, &mut NoEvents);
+    let steps = [stats.placements, stats.backtracks, stats.guesses];
+    (found.first, found.count, steps)
+}
+
+/// The portable build solves every puzzle, with the solutions and counts of
+/// an independent engine (propagation).
+#[test]
+fn the_portable_build_agrees_with_the_propagation_engine() {
+    let boards = crate::bench::read_set("magictour_top1465.txt").unwrap();
+    for board in boards.iter().take(200) {
+        for mode in [Mode::First, Mode::CountTwo] {
+            let wanted = if mode == Mode::First { 1 } else { 2 };
+            let (first, count, _) = run_quiet(board, wanted, Isa::Portable);
+            let other = Search::new(board, Algorithm::Propagation, mode)
+                .finish(&Control::UNTIMED, &mut NoEvents)
+                .unwrap();
+            assert!(first.is_some(), "{board:?}: no solution");
+            assert_eq!(first.map(Board::with_cells), other.solution, "{board:?}");
+            assert_eq!(count, other.solution_count, "{board:?}");
+        }
+    }
+}
+
+/// The x86-64-v3 build is the same search as the portable one: same
+/// solutions, same events in the same order. Only a CPU with v3 can run it:
+/// elsewhere the test says it was skipped.
+#[test]
+fn the_v3_build_searches_as_the_portable_one() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if Isa::detect() != Isa::V3 {
+            eprintln!("skipped: this CPU has no x86-64-v3");
+            return;
+        }
+        let boards = crate::bench::read_set("magictour_top1465.txt").unwrap();
+        let mut events = 0;
+        for board in boards.iter().take(200) {
+            for wanted in [1, 2] {
+                let portable = run(board, wanted, Isa::Portable);
+                assert_eq!(portable, run(board, wanted, Isa::V3), "{board:?}");
+                let quiet = run_quiet(board, wanted, Isa::Portable);
+                assert_eq!(quiet, run_quiet(board, wanted, Isa::V3), "{board:?}");
+                assert_eq!((quiet.0, quiet.1), (portable.0, portable.1), "{board:?}");
+                events += portable.2.len();
+            }
+        }
+        assert!(events > 10_000, "too few events compared: {events}");
+    }
+}

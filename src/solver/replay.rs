@@ -1,0 +1,138 @@
+//! The grid that a stream of events builds from the givens, checking each event as
+//! it comes: a placement lands on an empty cell, a backtrack takes back the digit
+//! its cell holds and never a given. The one definition of following a search,
+//! used by `sudokud watch` (after `convert` has read the wire's steps) and by the
+//! tests of every engine and of the service.
+
+use std::fmt;
+
+use super::{Event, Step};
+use crate::board::{Board, CELLS, CellName};
+
+/// A grid being rebuilt from events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replay {
+    cells: [u8; CELLS],
+    givens: [u8; CELLS],
+    events: u64,
+}
+
+/// An event that does not follow from the grid so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplayError {
+    /// A placement on a cell that already holds a digit.
+    PlaceOnFilled {
+        /// The event's 1-based number.
+        event: u64,
+        /// The step.
+        step: Step,
+        /// The digit the cell holds.
+        holding: u8,
+    },
+    /// A backtrack of a digit its cell does not hold, or of a given.
+    TakesBackOther {
+        /// The event's 1-based number.
+        event: u64,
+        /// The step.
+        step: Step,
+        /// The digit the cell holds.
+        holding: u8,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ReplayError::PlaceOnFilled {
+                event,
+                step,
+                holding,
+            } => write!(
+                f,
+                "event {event} places {} on {}, which holds {holding}",
+                step.digit,
+                CellName(usize::from(step.cell))
+            ),
+            ReplayError::TakesBackOther {
+                event,
+                step,
+                holding,
+            } => write!(
+                f,
+                "event {event} takes {} back from {}, which holds {holding}{}",
+                step.digit,
+                CellName(usize::from(step.cell)),
+                if holding == step.digit {
+                    " as a given"
+                } else {
+                    ""
+                }
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+impl Replay {
+    /// The grid of `board`'s givens, before any event.
+    pub fn new(board: &Board) -> Replay {
+        Replay {
+            cells: *board.cells(),
+            givens: *board.cells(),
+            events: 0,
+        }
+    }
+
+    /// Applies the next event; an event that does not fit leaves the grid as it was.
+    /// The step's cell must be on the board (`Step` promises 0..81; `convert` checks
+    /// steps read from the wire).
+    pub fn apply(&mut self, event: Event) -> Result<(), ReplayError> {
+        self.events += 1;
+        let (Event::Place(step) | Event::Backtrack(step)) = event;
+        let cell = usize::from(step.cell).min(CELLS - 1);
+        let holding = self.cells[cell];
+        match event {
+            Event::Place(_) if holding != 0 => Err(ReplayError::PlaceOnFilled {
+                event: self.events,
+                step,
+                holding,
+            }),
+            Event::Place(_) => {
+                self.cells[cell] = step.digit;
+                Ok(())
+            }
+            Event::Backtrack(_) if holding != step.digit || self.givens[cell] != 0 => {
+                Err(ReplayError::TakesBackOther {
+                    event: self.events,
+                    step,
+                    holding,
+                })
+            }
+            Event::Backtrack(_) => {
+                self.cells[cell] = 0;
+                Ok(())
+            }
+        }
+    }
+
+    /// The grid so far, row-major, `0` for empty.
+    pub fn cells(&self) -> &[u8; CELLS] {
+        &self.cells
+    }
+
+    /// True when `cell` holds a given.
+    pub fn is_given(&self, cell: usize) -> bool {
+        self.givens.get(cell).is_some_and(|&digit| digit != 0)
+    }
+
+    /// Events applied so far (those that did not fit included).
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// The grid so far as a puzzle line, `.` for empty.
+    pub fn to_line(&self) -> String {
+        Board::with_cells(self.cells).to_line()
+    }
+}
