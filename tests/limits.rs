@@ -296,3 +296,34 @@ async fn the_stream_past_the_cap_is_turned_away_and_the_others_go_on() {
     let mut stream = client.solve_steps(request).await.unwrap().into_inner();
     stream.message().await.unwrap().expect("started");
 }
+
+/// A unary call whose client leaves is closed like any other: counted under
+/// `calls{method="Solve",code="Cancelled"}` and in `cancellations` (tonic drops
+/// the call's future, and the call's drop guard closes it).
+#[tokio::test]
+async fn a_unary_call_the_client_leaves_is_counted_as_cancelled() {
+    let server = start_with(one_slot(4)).await;
+    let call = occupy_the_slot(&server).await;
+    call.abort();
+    until_idle(&server).await;
+    let counted = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let text = server.metrics.render();
+            let cancelled = text.lines().any(|line| {
+                line.contains("method=\"Solve\"")
+                    && line.contains("code=\"Cancelled\"")
+                    && line.ends_with(" 1")
+            });
+            if cancelled
+                && text
+                    .lines()
+                    .any(|line| line.starts_with("sudokud_cancellations_total 1"))
+            {
+                return text;
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await;
+    assert!(counted.is_ok(), "{}", server.metrics.render());
+}

@@ -71,8 +71,15 @@ async fn each_call_is_one_span_closed_by_one_event() {
     while stream.message().await.unwrap().is_some() {}
     // The stream's closing event is written by the solving thread after it sends
     // the last message; wait for the tracker to see the solve end.
+    // (The guard writes the log line before it releases the live count.)
     let mut live = server.tracker.subscribe();
-    live.wait_for(|&n| n == 0).await.unwrap();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        live.wait_for(|&n| n == 0),
+    )
+    .await
+    .expect("the stream's solve never ended")
+    .unwrap();
 
     let events = call_events(&captured);
     assert_eq!(events.len(), 3, "{events:#?}");

@@ -9,6 +9,7 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use super::Shutdown;
+use super::tracker::Tracker;
 use crate::board::{Board, PuzzleError};
 use crate::convert;
 use crate::solver::{self, Algorithm, Interrupted};
@@ -109,6 +110,60 @@ impl CallLog {
             _ if quiet => tracing::debug!("call ended early"),
             _ => tracing::info!("call ended early"),
         }
+    }
+}
+
+/// Closes one call when it drops, however the call ended: counts it in the
+/// metrics by method and code (a cancellation also in `cancellations`) and writes
+/// its log line. A call whose end was never set ends with `unfinished`: a unary
+/// call whose future tonic dropped (the client left) as `CANCELLED`, a stream's
+/// task that panicked as `INTERNAL`. The one place where a call is closed.
+pub(super) struct CallEnd {
+    /// The call's log, filled in as it goes.
+    pub(super) log: CallLog,
+    tracker: Tracker,
+    code: Option<Code>,
+    unfinished: Code,
+    steps_sent: Option<u64>,
+}
+
+impl CallEnd {
+    pub(super) fn new(log: CallLog, tracker: Tracker, unfinished: Code) -> Self {
+        CallEnd {
+            log,
+            tracker,
+            code: None,
+            unfinished,
+            steps_sent: None,
+        }
+    }
+
+    /// How the call ended.
+    pub(super) fn set(&mut self, code: Code) {
+        self.code = Some(code);
+    }
+
+    /// What the call ends with if it never says: from now on, `code`.
+    pub(super) fn unfinished(&mut self, code: Code) {
+        self.unfinished = code;
+    }
+
+    /// Steps a stream sent, which stand in for the step count when its search did
+    /// not finish.
+    pub(super) fn sent(&mut self, steps: u64) {
+        self.steps_sent = Some(steps);
+    }
+}
+
+impl Drop for CallEnd {
+    fn drop(&mut self) {
+        let code = self.code.unwrap_or(self.unfinished);
+        let metrics = &self.tracker.metrics;
+        metrics.call(self.log.method, code);
+        if code == Code::Cancelled {
+            metrics.cancellations.inc();
+        }
+        self.log.end(code, self.steps_sent);
     }
 }
 

@@ -30,7 +30,7 @@ pub use tracker::Tracker;
 
 use crate::metrics::Metrics;
 use crate::pb;
-use call::CallLog;
+use call::{CallEnd, CallLog};
 use slots::{ComputePool, Slots};
 use stream::StepStream;
 
@@ -86,12 +86,15 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::SolveRequest>,
     ) -> Result<Response<pb::SolveResponse>, Status> {
-        let mut log = CallLog::new("Solve", request.remote_addr());
+        let log = CallLog::new("Solve", request.remote_addr());
         let span = log.span.clone();
-        let result = self.solve_unary(request, &mut log).instrument(span).await;
-        let code = result.as_ref().map_or_else(Status::code, |_| Code::Ok);
-        self.tracker.metrics.call("Solve", code);
-        log.end(code, None);
+        // Dropped with this future: a client that leaves is counted as CANCELLED.
+        let mut end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
+        let result = self
+            .solve_unary(request, &mut end.log)
+            .instrument(span)
+            .await;
+        end.set(result.as_ref().map_or_else(Status::code, |_| Code::Ok));
         result
     }
 
@@ -103,11 +106,8 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
     ) -> Result<Response<Self::SolveStepsStream>, Status> {
         let log = CallLog::new("SolveSteps", request.remote_addr());
         let span = log.span.clone();
-        let result = self.open_stream(request, log).instrument(span).await;
-        if let Err((status, log)) = &result {
-            self.tracker.metrics.call("SolveSteps", status.code());
-            log.end(status.code(), None);
-        }
-        result.map_err(|(status, _)| status)
+        // Until the stream's task takes it over, dropping means the client left.
+        let end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
+        self.open_stream(request, end).instrument(span).await
     }
 }

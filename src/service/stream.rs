@@ -14,7 +14,7 @@ use tonic::{Code, Request, Response, Status};
 use tracing::Instrument;
 
 use super::call::{
-    CallLog, deadline_of, interrupted_status, parse_algorithm, parse_puzzle, solver_failed,
+    CallEnd, CallLog, deadline_of, interrupted_status, parse_algorithm, parse_puzzle, solver_failed,
 };
 use super::slots::{Slot, Slots};
 use super::tracker::{LiveSolve, OpenStream, Tracker};
@@ -40,51 +40,72 @@ const CLOSING_GRACE: Duration = Duration::from_secs(1);
 
 impl SudokuSolver {
     /// Checks the request, admits the stream (the open-stream cap; an unpaced stream
-    /// also waits for a slot like a unary call) and starts its task; on failure
-    /// hands `log` back with the status, for the caller to close.
+    /// also waits for a slot like a unary call) and starts its task, which takes
+    /// `end` over; on failure `end` closes the call with the status.
     pub(super) async fn open_stream(
         &self,
         request: Request<pb::SolveStepsRequest>,
-        mut log: CallLog,
-    ) -> Result<Response<StepStream>, (Status, CallLog)> {
+        mut end: CallEnd,
+    ) -> Result<Response<StepStream>, Status> {
+        match self.admit_stream(request, &mut end.log).await {
+            Ok(admitted) => Ok(self.start_stream(admitted, end)),
+            Err(status) => {
+                end.set(status.code());
+                Err(status)
+            }
+        }
+    }
+
+    /// The checks and admission of a stream, before anything is sent.
+    async fn admit_stream(
+        &self,
+        request: Request<pb::SolveStepsRequest>,
+        log: &mut CallLog,
+    ) -> Result<Admitted, Status> {
         let cap = Instant::now().checked_add(self.limits.max_stream_duration);
         let deadline = match (deadline_of(request.metadata()), cap) {
             (Some(client), Some(cap)) => Some(client.min(cap)),
             (client, cap) => client.or(cap),
         };
         let request = request.into_inner();
-        let checked = parse_puzzle(&request.puzzle)
-            .and_then(|board| Ok((board, parse_algorithm(request.algorithm)?)));
-        let (board, algorithm) = match checked {
-            Ok(checked) => checked,
-            Err(status) => return Err((status, log)),
-        };
+        let board = parse_puzzle(&request.puzzle)?;
+        let algorithm = parse_algorithm(request.algorithm)?;
         log.algorithm(algorithm);
         let pace = Duration::from_millis(u64::from(request.step_interval_ms));
-        // A paced stream shows one step at a time.
-        let batch = if pace.is_zero() {
-            self.limits.batch_for(request.max_batch)
-        } else {
-            1
-        };
         let cap = self.limits.max_open_streams;
         let Some(open) = self.tracker.open_stream(cap, !pace.is_zero()) else {
             self.tracker.metrics.rejected("max_open_streams");
-            let message = format!(
+            return Err(Status::resource_exhausted(format!(
                 "too many open streams: the server's cap of {cap} (--max-open-streams) is reached; retry later"
-            );
-            return Err((Status::resource_exhausted(message), log));
+            )));
         };
         // An unpaced stream computes flat out: it is admitted like a unary call.
         // A paced one computes a step now and then, and the cap admits it.
-        let first_slot = if pace.is_zero() {
-            match self.slots.admit(deadline).await {
-                Ok(slot) => Some(slot),
-                Err(status) => return Err((status, log)),
-            }
-        } else {
-            None
+        let first_slot = match pace.is_zero() {
+            true => Some(self.slots.admit(deadline).await?),
+            false => None,
         };
+        Ok(Admitted {
+            board,
+            algorithm,
+            // A paced stream shows one step at a time.
+            batch: match pace.is_zero() {
+                true => self.limits.batch_for(request.max_batch),
+                false => 1,
+            },
+            max_steps: self.limits.steps_for(request.max_steps),
+            deadline,
+            pace,
+            open,
+            first_slot,
+        })
+    }
+
+    /// Starts the task of an admitted stream; it closes the call when it ends.
+    fn start_stream(&self, admitted: Admitted, mut end: CallEnd) -> Response<StepStream> {
+        let Admitted {
+            board, algorithm, ..
+        } = admitted;
         let started = pb::SolveStepsResponse {
             event: Some(pb::solve_steps_response::Event::Started(pb::Started {
                 puzzle: board.to_line(),
@@ -92,29 +113,41 @@ impl SudokuSolver {
             })),
         };
         let (sender, receiver) = mpsc::channel(self.limits.stream_buffer.max(1));
-        let span = log.span.clone();
+        let span = end.log.span.clone();
+        // From here a task that ends without saying how has panicked.
+        end.unfinished(Code::Internal);
         let steps = Steps {
             search: Search::new(&board, algorithm, Mode::First),
-            batcher: Batcher::new(batch),
+            batcher: Batcher::new(admitted.batch),
             algorithm,
-            max_steps: self.limits.steps_for(request.max_steps),
-            deadline,
-            pace,
+            max_steps: admitted.max_steps,
+            deadline: admitted.deadline,
+            pace: admitted.pace,
             slots: self.slots.clone(),
             tracker: self.tracker.clone(),
             shutdown: self.shutdown.clone(),
             end: StreamEnd {
-                _open: open,
+                call: end,
+                _open: admitted.open,
                 _live: self.tracker.enter(),
-                tracker: self.tracker.clone(),
-                log,
-                code: None,
-                steps: 0,
             },
         };
+        let first_slot = admitted.first_slot;
         tokio::spawn(steps.run(started, first_slot, sender).instrument(span));
-        Ok(Response::new(Box::pin(ReceiverStream::new(receiver))))
+        Response::new(Box::pin(ReceiverStream::new(receiver)))
     }
+}
+
+/// A stream that passed its checks and admission.
+struct Admitted {
+    board: crate::board::Board,
+    algorithm: Algorithm,
+    batch: usize,
+    max_steps: u64,
+    deadline: Option<Instant>,
+    pace: Duration,
+    open: OpenStream,
+    first_slot: Option<Slot>,
 }
 
 /// One stream's task state: its search, the batch being filled, and its bounds.
@@ -152,8 +185,8 @@ impl Steps {
     ) {
         let end = self.stream(started, first_slot, &out).await;
         let code = self.close(end, &out).await;
-        self.end.steps = self.batcher.seq;
-        self.end.code = Some(code);
+        self.end.call.sent(self.batcher.seq);
+        self.end.call.set(code);
     }
 
     /// `started`, then a batch of steps whenever the client has room for one (and,
@@ -316,7 +349,7 @@ impl Steps {
         let metrics = &self.tracker.metrics;
         let last = match outcome {
             Ok(report) => {
-                self.end.log.stats(&report.stats);
+                self.end.call.log.stats(&report.stats);
                 metrics.solved(self.algorithm.name(), report.stats.elapsed);
                 Ok(convert::finished_message(&report))
             }
@@ -392,25 +425,10 @@ impl Sink for Batcher {
 }
 
 /// Held by a stream's task: when it drops, however the task ends (a panic
-/// included), the stream is closed, counted and logged.
+/// included), the call is closed (counted and logged), then the stream and its
+/// live solve are released, in this order (fields drop in declaration order).
 struct StreamEnd {
+    call: CallEnd,
     _open: OpenStream,
     _live: LiveSolve,
-    tracker: Tracker,
-    log: CallLog,
-    /// How the call ended; `None` until it did (a panic leaves it unset: `INTERNAL`).
-    code: Option<Code>,
-    steps: u64,
-}
-
-impl Drop for StreamEnd {
-    fn drop(&mut self) {
-        let code = self.code.unwrap_or(Code::Internal);
-        let metrics = &self.tracker.metrics;
-        metrics.call("SolveSteps", code);
-        if code == Code::Cancelled {
-            metrics.cancellations.inc();
-        }
-        self.log.end(code, Some(self.steps));
-    }
 }

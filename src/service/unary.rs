@@ -116,10 +116,6 @@ impl SudokuSolver {
                                 }
                             }
                         };
-                        if outcome == Some(Err(Interrupted::Stopped)) && !shutdown.is_set() {
-                            // The caller went away; nobody awaits this answer.
-                            tracker.metrics.cancellations.inc();
-                        }
                         (search, outcome, (slot, live))
                     })
                     .await
