@@ -10,7 +10,7 @@ use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
-use prometheus_client::registry::Registry;
+use prometheus_client::registry::{Metric, Registry};
 
 /// Labels of a finished call.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -81,97 +81,67 @@ impl Default for Metrics {
     }
 }
 
+/// Registers `metric` under `name` and hands it back.
+fn register<M: Metric + Clone>(registry: &mut Registry, name: &str, help: &str, metric: M) -> M {
+    registry.register(name, help, metric.clone());
+    metric
+}
+
+/// Registers a new metric of a kind that starts empty.
+fn registered<M: Metric + Clone + Default>(registry: &mut Registry, name: &str, help: &str) -> M {
+    register(registry, name, help, M::default())
+}
+
 impl Metrics {
     /// Creates the metrics and registers them under the `sudokud_` prefix.
     pub fn new() -> Metrics {
-        let mut registry = Registry::with_prefix("sudokud");
-        let calls = Family::<CallLabels, Counter>::default();
-        let solve_seconds = Family::<AlgorithmLabels, Histogram>::new_with_constructor(|| {
-            Histogram::new(exponential_buckets(1e-6, 4.0, 14))
-        });
-        let solves_in_flight = Gauge::default();
-        let queue_depth = Gauge::default();
-        let streams_open = Gauge::default();
-        let streams_paced_open = Gauge::default();
-        let compute_slices = Counter::default();
-        let slot_wait_seconds = Histogram::new(exponential_buckets(1e-6, 4.0, 14));
-        let steps_sent = Counter::default();
-        let cancellations = Counter::default();
-        let limit_rejections = Family::<LimitLabels, Counter>::default();
-        let connections_open = Gauge::default();
-        let connections_closed = Family::<CloseLabels, Counter>::default();
-        registry.register(
-            "connections_open",
-            "Connections open now",
-            connections_open.clone(),
-        );
-        registry.register(
-            "connections_closed",
-            "Connections the server closed: handshake timeout, cap",
-            connections_closed.clone(),
-        );
-        registry.register("calls", "Calls by method and status code", calls.clone());
-        registry.register(
-            "solve_seconds",
-            "Search time of finished solves, by algorithm",
-            solve_seconds.clone(),
-        );
-        registry.register(
-            "solves_in_flight",
-            "Solves running now",
-            solves_in_flight.clone(),
-        );
-        registry.register(
-            "queue_depth",
-            "Calls waiting for a solve slot",
-            queue_depth.clone(),
-        );
-        registry.register(
-            "streams_open",
-            "SolveSteps streams open now",
-            streams_open.clone(),
-        );
-        registry.register(
-            "streams_paced_open",
-            "Paced SolveSteps streams open now",
-            streams_paced_open.clone(),
-        );
-        registry.register(
-            "compute_slices",
-            "Slices of search run under a solve slot",
-            compute_slices.clone(),
-        );
-        registry.register(
-            "slot_wait_seconds",
-            "Time work waited for a solve slot",
-            slot_wait_seconds.clone(),
-        );
-        registry.register("steps_sent", "Steps handed to streams", steps_sent.clone());
-        registry.register(
-            "cancellations",
-            "Solves stopped because the client went away",
-            cancellations.clone(),
-        );
-        registry.register(
-            "limit_rejections",
-            "Calls turned away or ended by a server limit",
-            limit_rejections.clone(),
-        );
+        let mut r = Registry::with_prefix("sudokud");
+        let buckets = || Histogram::new(exponential_buckets(1e-6, 4.0, 14));
         Metrics {
-            registry,
-            calls,
-            solve_seconds,
-            solves_in_flight,
-            queue_depth,
-            streams_open,
-            streams_paced_open,
-            compute_slices,
-            slot_wait_seconds,
-            steps_sent,
-            cancellations,
-            limit_rejections,
-            connections_open,
-            connections_closed,
+            connections_open: registered(&mut r, "connections_open", "Connections open now"),
+            connections_closed: registered(
+                &mut r,
+                "connections_closed",
+                "Connections the server closed: handshake timeout, cap",
+            ),
+            calls: registered(&mut r, "calls", "Calls by method and status code"),
+            solve_seconds: register(
+                &mut r,
+                "solve_seconds",
+                "Search time of finished solves, by algorithm",
+                Family::new_with_constructor(buckets),
+            ),
+            solves_in_flight: registered(&mut r, "solves_in_flight", "Solves running now"),
+            queue_depth: registered(&mut r, "queue_depth", "Calls waiting for a solve slot"),
+            streams_open: registered(&mut r, "streams_open", "SolveSteps streams open now"),
+            streams_paced_open: registered(
+                &mut r,
+                "streams_paced_open",
+                "Paced SolveSteps streams open now",
+            ),
+            compute_slices: registered(
+                &mut r,
+                "compute_slices",
+                "Slices of search run under a solve slot",
+            ),
+            slot_wait_seconds: register(
+                &mut r,
+                "slot_wait_seconds",
+                "Time work waited for a solve slot",
+                buckets(),
+            ),
+            steps_sent: registered(&mut r, "steps_sent", "Steps handed to streams"),
+            cancellations: registered(
+                &mut r,
+                "cancellations",
+                "Solves stopped because the client went away",
+            ),
+            limit_rejections: registered(
+                &mut r,
+                "limit_rejections",
+                "Calls turned away or ended by a server limit",
+            ),
+            registry: r,
         }
     }
 

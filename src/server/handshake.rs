@@ -65,102 +65,116 @@ impl Detector {
     /// Takes the next bytes read; true once the handshake is complete.
     pub(super) fn feed(&mut self, bytes: &[u8]) -> bool {
         for &byte in bytes {
-            self.state = match std::mem::replace(&mut self.state, State::Done) {
-                State::Start { seen } if byte == PREFACE[seen] => {
-                    if seen + 1 == PREFACE.len() {
-                        State::Settings {
-                            header: [0; 9],
-                            have: 0,
-                        }
-                    } else {
-                        State::Start { seen: seen + 1 }
-                    }
-                }
-                // Not the preface: an HTTP/1.1 request line, read on to its head's end
-                // (the bytes so far held no line break past the preface's first).
-                State::Start { seen } => {
-                    let last = PREFACE[..seen]
-                        .iter()
-                        .fold(0u32, |last, &b| last << 8 | u32::from(b));
-                    State::RequestHead {
-                        last: last << 8 | u32::from(byte),
-                    }
-                }
-                State::Settings { mut header, have } => {
-                    header[have] = byte;
-                    if have + 1 < header.len() {
-                        State::Settings {
-                            header,
-                            have: have + 1,
-                        }
-                    } else {
-                        let length = u64::from(header[0]) << 16
-                            | u64::from(header[1]) << 8
-                            | u64::from(header[2]);
-                        if length == 0 {
-                            State::Done
-                        } else {
-                            State::SettingsPayload { left: length }
-                        }
-                    }
-                }
-                State::SettingsPayload { left } if left <= 1 => State::Done,
-                State::SettingsPayload { left } => State::SettingsPayload { left: left - 1 },
-                State::RequestHead { last } => {
-                    let last = last << 8 | u32::from(byte);
-                    if last == u32::from_be_bytes(*b"\r\n\r\n") {
-                        State::Done
-                    } else {
-                        State::RequestHead { last }
-                    }
-                }
-                State::Tls {
-                    header,
-                    have,
-                    skip,
-                    application,
-                } if skip > 0 => State::Tls {
-                    header,
-                    have,
-                    skip: skip - 1,
-                    application,
-                },
-                State::Tls {
-                    mut header,
-                    have,
-                    application,
-                    ..
-                } => {
-                    header[have] = byte;
-                    if have + 1 < header.len() {
-                        State::Tls {
-                            header,
-                            have: have + 1,
-                            skip: 0,
-                            application,
-                        }
-                    } else {
-                        // Content type 23: application data.
-                        let application = application + u8::from(header[0] == 23);
-                        if application >= TLS_APPLICATION_RECORDS {
-                            State::Done
-                        } else {
-                            State::Tls {
-                                header: [0; 5],
-                                have: 0,
-                                skip: u64::from(u16::from_be_bytes([header[3], header[4]])),
-                                application,
-                            }
-                        }
-                    }
-                }
-                State::Done => State::Done,
-            };
+            let state = std::mem::replace(&mut self.state, State::Done);
+            self.state = state.next(byte);
             if matches!(self.state, State::Done) {
                 return true;
             }
         }
         false
+    }
+}
+
+impl State {
+    /// The state after one more byte.
+    fn next(self, byte: u8) -> State {
+        match self {
+            State::Start { seen } => start(seen, byte),
+            State::Settings { header, have } => settings(header, have, byte),
+            State::SettingsPayload { left } if left <= 1 => State::Done,
+            State::SettingsPayload { left } => State::SettingsPayload { left: left - 1 },
+            State::RequestHead { last } => {
+                let last = last << 8 | u32::from(byte);
+                if last == u32::from_be_bytes(*b"\r\n\r\n") {
+                    State::Done
+                } else {
+                    State::RequestHead { last }
+                }
+            }
+            State::Tls {
+                header,
+                have,
+                skip,
+                application,
+            } if skip > 0 => State::Tls {
+                header,
+                have,
+                skip: skip - 1,
+                application,
+            },
+            State::Tls {
+                header,
+                have,
+                application,
+                ..
+            } => tls_header(header, have, application, byte),
+            State::Done => State::Done,
+        }
+    }
+}
+
+/// Plaintext so far a prefix of the preface, `seen` bytes long.
+fn start(seen: usize, byte: u8) -> State {
+    if byte != PREFACE[seen] {
+        // Not the preface: an HTTP/1.1 request line, read on to its head's end
+        // (the bytes so far held no line break past the preface's first).
+        let last = PREFACE[..seen]
+            .iter()
+            .fold(0u32, |last, &b| last << 8 | u32::from(b));
+        return State::RequestHead {
+            last: last << 8 | u32::from(byte),
+        };
+    }
+    if seen + 1 == PREFACE.len() {
+        State::Settings {
+            header: [0; 9],
+            have: 0,
+        }
+    } else {
+        State::Start { seen: seen + 1 }
+    }
+}
+
+/// The first HTTP/2 frame's header, `have` bytes of it so far.
+fn settings(mut header: [u8; 9], have: usize, byte: u8) -> State {
+    header[have] = byte;
+    if have + 1 < header.len() {
+        return State::Settings {
+            header,
+            have: have + 1,
+        };
+    }
+    let length = u64::from(header[0]) << 16 | u64::from(header[1]) << 8 | u64::from(header[2]);
+    if length == 0 {
+        State::Done
+    } else {
+        State::SettingsPayload { left: length }
+    }
+}
+
+/// A TLS record header, `have` bytes of it so far, after `application`
+/// application-data records.
+fn tls_header(mut header: [u8; 5], have: usize, application: u8, byte: u8) -> State {
+    header[have] = byte;
+    if have + 1 < header.len() {
+        return State::Tls {
+            header,
+            have: have + 1,
+            skip: 0,
+            application,
+        };
+    }
+    // Content type 23: application data.
+    let application = application + u8::from(header[0] == 23);
+    if application >= TLS_APPLICATION_RECORDS {
+        State::Done
+    } else {
+        State::Tls {
+            header: [0; 5],
+            have: 0,
+            skip: u64::from(u16::from_be_bytes([header[3], header[4]])),
+            application,
+        }
     }
 }
 

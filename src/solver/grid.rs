@@ -29,6 +29,19 @@ pub(super) struct Placed {
     pub(super) depth: u32,
 }
 
+impl Placed {
+    /// `digit` on `cell` for `reason`, `depth` guesses deep.
+    #[inline(always)]
+    pub(super) fn at(cell: u8, digit: u8, reason: Reason, depth: u32) -> Placed {
+        Placed {
+            cell,
+            digit,
+            reason,
+            depth,
+        }
+    }
+}
+
 impl Grid {
     pub(super) fn new(board: &Board) -> Grid {
         let mut grid = Grid {

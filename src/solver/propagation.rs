@@ -47,66 +47,83 @@ enum Then {
 }
 
 impl Propagation {
-    pub(super) fn new(board: &Board) -> Propagation {
-        Propagation {
-            grid: Grid::new(board),
-            trail: Vec::with_capacity(CELLS),
-            branches: Vec::with_capacity(CELLS),
-            phase: Phase::Settle(Fixpoint::START),
-        }
-    }
-
     pub(super) fn run<S: Sink>(
         &mut self,
         recorder: &mut Recorder<'_, '_, S>,
         found: &mut Found,
     ) -> Result<Status, Interrupted> {
         loop {
-            match &mut self.phase {
-                Phase::Settle(fixpoint) => {
-                    let depth = self.branches.len() as u32;
-                    let dead_end =
-                        match fixpoint.run(&mut self.grid, recorder, &mut self.trail, depth)? {
-                            Settled::Paused => return Ok(Status::Paused),
-                            Settled::Contradiction => true,
-                            Settled::Consistent => match most_constrained(&self.grid) {
-                                None => {
-                                    found.record(&self.grid.cells);
-                                    true
-                                }
-                                Some((cell, untried)) => {
-                                    self.branches.push(Branch {
-                                        trail_len: self.trail.len(),
-                                        cell,
-                                        untried,
-                                    });
-                                    false
-                                }
-                            },
-                        };
-                    if dead_end && found.count >= found.wanted {
-                        return Ok(Status::Done);
-                    }
-                    self.phase = Phase::Next;
-                }
-                Phase::Next => self.phase = self.next_guess(),
-                &mut Phase::Undo { keep, then } => {
+            self.phase = match self.phase {
+                Phase::Settle(fixpoint) => match self.settle(fixpoint, recorder, found)? {
+                    Some(status) => return Ok(status),
+                    None => Phase::Next,
+                },
+                Phase::Next => self.next_guess(),
+                Phase::Undo { keep, then } => {
                     if self.grid.undo_to(recorder, &mut self.trail, keep)? == Status::Paused {
                         return Ok(Status::Paused);
                     }
                     match then {
                         Then::Exhausted => return Ok(Status::Done),
-                        Then::Next => self.phase = Phase::Next,
+                        Then::Next => Phase::Next,
                         Then::Guess(guess) => {
                             self.grid.place(recorder, &mut self.trail, guess)?;
                             self.phase = Phase::Settle(Fixpoint::START);
                             if recorder.pausing() {
                                 return Ok(Status::Paused);
                             }
+                            Phase::Settle(Fixpoint::START)
                         }
                     }
                 }
-            }
+            };
+        }
+    }
+
+    /// Propagates singles at the newest node from where `fixpoint` stood; then
+    /// records a solution or opens a guess on the most constrained cell. The
+    /// status to return (paused, or done when a dead end completes the search),
+    /// or `None` to go on with the next guess.
+    fn settle<S: Sink>(
+        &mut self,
+        mut fixpoint: Fixpoint,
+        recorder: &mut Recorder<'_, '_, S>,
+        found: &mut Found,
+    ) -> Result<Option<Status>, Interrupted> {
+        let depth = self.branches.len() as u32;
+        let settled = fixpoint.run(&mut self.grid, recorder, &mut self.trail, depth);
+        // Where to go on from, should this run pause or be interrupted.
+        self.phase = Phase::Settle(fixpoint);
+        let dead_end = match settled? {
+            Settled::Paused => return Ok(Some(Status::Paused)),
+            Settled::Contradiction => true,
+            Settled::Consistent => match most_constrained(&self.grid) {
+                None => {
+                    found.record(&self.grid.cells);
+                    true
+                }
+                Some((cell, untried)) => {
+                    self.branches.push(Branch {
+                        trail_len: self.trail.len(),
+                        cell,
+                        untried,
+                    });
+                    false
+                }
+            },
+        };
+        if dead_end && found.count >= found.wanted {
+            return Ok(Some(Status::Done));
+        }
+        Ok(None)
+    }
+
+    pub(super) fn new(board: &Board) -> Propagation {
+        Propagation {
+            grid: Grid::new(board),
+            trail: Vec::with_capacity(CELLS),
+            branches: Vec::with_capacity(CELLS),
+            phase: Phase::Settle(Fixpoint::START),
         }
     }
 

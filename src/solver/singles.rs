@@ -42,26 +42,21 @@ impl Singles {
         recorder: &mut Recorder<'_, '_, S>,
         found: &mut Found,
     ) -> Result<Status, Interrupted> {
+        let Singles { grid, trail, phase } = self;
         loop {
-            match &mut self.phase {
-                Phase::Singles(fixpoint) => {
-                    match fixpoint.run(&mut self.grid, recorder, &mut self.trail, 0)? {
-                        Settled::Paused => return Ok(Status::Paused),
-                        Settled::Consistent => {
-                            self.phase = Phase::Backtracking(RowMajor::new(&self.grid, 0));
-                        }
-                        Settled::Contradiction => self.phase = Phase::Undo,
-                    }
-                }
-                Phase::Backtracking(row_major) => {
-                    match row_major.run(&mut self.grid, recorder, found)? {
-                        Status::Paused => return Ok(Status::Paused),
-                        Status::Done if found.count < found.wanted => self.phase = Phase::Undo,
-                        Status::Done => return Ok(Status::Done),
-                    }
-                }
-                Phase::Undo => return self.grid.undo_to(recorder, &mut self.trail, 0),
-            }
+            *phase = match phase {
+                Phase::Singles(fixpoint) => match fixpoint.run(grid, recorder, trail, 0)? {
+                    Settled::Paused => return Ok(Status::Paused),
+                    Settled::Consistent => Phase::Backtracking(RowMajor::new(grid, 0)),
+                    Settled::Contradiction => Phase::Undo,
+                },
+                Phase::Backtracking(row_major) => match row_major.run(grid, recorder, found)? {
+                    Status::Paused => return Ok(Status::Paused),
+                    Status::Done if found.count < found.wanted => Phase::Undo,
+                    Status::Done => return Ok(Status::Done),
+                },
+                Phase::Undo => return grid.undo_to(recorder, trail, 0),
+            };
         }
     }
 }
@@ -112,63 +107,73 @@ impl Fixpoint {
         depth: u32,
     ) -> Result<Settled, Interrupted> {
         loop {
-            if let Stage::Naked(start) = self.stage {
-                for cell in usize::from(start)..CELLS {
-                    if grid.cells[cell] != 0 {
-                        continue;
-                    }
-                    let candidates = grid.candidates(cell);
-                    if candidates == 0 {
-                        return Ok(Settled::Contradiction);
-                    }
-                    if candidates.is_power_of_two() {
-                        let digit = candidates.trailing_zeros() as u8 + 1;
-                        let placed = Placed {
-                            cell: cell as u8,
-                            digit,
-                            reason: Reason::NakedSingle,
-                            depth,
-                        };
-                        grid.place(recorder, trail, placed)?;
-                        self.progress = true;
-                        if recorder.pausing() {
-                            self.stage = Stage::Naked(cell as u8 + 1);
-                            return Ok(Settled::Paused);
-                        }
-                    }
-                }
-                self.stage = Stage::Hidden(0);
-            }
-            if let Stage::Hidden(start) = self.stage {
-                for (unit, cells) in UNITS.iter().enumerate().skip(usize::from(start)) {
-                    loop {
-                        match hidden_single(grid, cells) {
-                            Hidden::None => break,
-                            Hidden::Contradiction => return Ok(Settled::Contradiction),
-                            Hidden::Single(cell, digit) => {
-                                let placed = Placed {
-                                    cell,
-                                    digit,
-                                    reason: Reason::HiddenSingle,
-                                    depth,
-                                };
-                                grid.place(recorder, trail, placed)?;
-                                self.progress = true;
-                                if recorder.pausing() {
-                                    self.stage = Stage::Hidden(unit as u8);
-                                    return Ok(Settled::Paused);
-                                }
-                            }
-                        }
-                    }
-                }
-                if !self.progress {
+            let next = match self.stage {
+                Stage::Naked(start) => next_naked(grid, start),
+                Stage::Hidden(start) => next_hidden(grid, start),
+            };
+            match (next, self.stage) {
+                (Next::Contradiction, _) => return Ok(Settled::Contradiction),
+                (Next::Through, Stage::Naked(_)) => self.stage = Stage::Hidden(0),
+                (Next::Through, Stage::Hidden(_)) if !self.progress => {
                     return Ok(Settled::Consistent);
                 }
-                *self = Fixpoint::START;
+                (Next::Through, Stage::Hidden(_)) => *self = Fixpoint::START,
+                (Next::Single(cell, digit, reason, resume), _) => {
+                    grid.place(recorder, trail, Placed::at(cell, digit, reason, depth))?;
+                    self.progress = true;
+                    self.stage = resume;
+                    if recorder.pausing() {
+                        return Ok(Settled::Paused);
+                    }
+                }
             }
         }
     }
+}
+
+/// What a pass finds next.
+enum Next {
+    /// Nothing more in this pass.
+    Through,
+    /// The grid cannot be completed.
+    Contradiction,
+    /// A single to place (cell, digit, why), and where the pass goes on after it.
+    Single(u8, u8, Reason, Stage),
+}
+
+/// The next naked single from cell `start` on.
+fn next_naked(grid: &Grid, start: u8) -> Next {
+    for cell in usize::from(start)..CELLS {
+        if grid.cells[cell] != 0 {
+            continue;
+        }
+        let candidates = grid.candidates(cell);
+        if candidates == 0 {
+            return Next::Contradiction;
+        }
+        if candidates.is_power_of_two() {
+            let digit = candidates.trailing_zeros() as u8 + 1;
+            let resume = Stage::Naked(cell as u8 + 1);
+            return Next::Single(cell as u8, digit, Reason::NakedSingle, resume);
+        }
+    }
+    Next::Through
+}
+
+/// The next hidden single from unit `start` on (a unit is looked at again after
+/// each of its singles).
+fn next_hidden(grid: &Grid, start: u8) -> Next {
+    for (unit, cells) in UNITS.iter().enumerate().skip(usize::from(start)) {
+        match hidden_single(grid, cells) {
+            Hidden::None => {}
+            Hidden::Contradiction => return Next::Contradiction,
+            Hidden::Single(cell, digit) => {
+                let resume = Stage::Hidden(unit as u8);
+                return Next::Single(cell, digit, Reason::HiddenSingle, resume);
+            }
+        }
+    }
+    Next::Through
 }
 
 enum Hidden {
