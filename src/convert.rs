@@ -1,7 +1,7 @@
 //! The one place where engine types and protobuf (`pb`) types meet. Knows nothing of
 //! tonic statuses: callers decide what an unknown value means for them.
 
-use crate::board::{col_of, row_of};
+use crate::board::{Board, col_of, row_of};
 use crate::pb;
 use crate::solver::{Algorithm, Event, Mode, Reason, Report, Stats, Step};
 
@@ -151,6 +151,26 @@ pub fn solve_response(report: &Report, algorithm: Algorithm, mode: Mode) -> pb::
             Mode::CountTwo => report.solution_count,
             Mode::First => 0,
         },
+    }
+}
+
+/// The first message of a stream: the puzzle as the server read it, and the
+/// algorithm that searches it.
+pub fn started_message(board: &Board, algorithm: Algorithm) -> pb::SolveStepsResponse {
+    pb::SolveStepsResponse {
+        event: Some(pb::solve_steps_response::Event::Started(pb::Started {
+            puzzle: board.to_line(),
+            algorithm: algorithm_to_pb(algorithm).into(),
+        })),
+    }
+}
+
+/// A stream message carrying a batch of steps (made by [`step_to_pb`]).
+pub fn steps_message(steps: Vec<pb::Step>) -> pb::SolveStepsResponse {
+    pb::SolveStepsResponse {
+        event: Some(pb::solve_steps_response::Event::Steps(pb::StepBatch {
+            steps,
+        })),
     }
 }
 

@@ -2,30 +2,43 @@
 //!
 //! # Layout
 //!
-//! - [`board`]: the vocabulary (cells, digits, units) and the parsed [`board::Board`];
-//!   parse errors carry their position. Std and `memchr` (line splitting).
+//! From the domain outwards; each module's own doc says what it owns and what it
+//! deliberately does not know.
+//!
+//! - [`board`]: the vocabulary (cells, digits, units) and the parsed, checked
+//!   [`board::Board`]; parse errors carry their position.
 //! - [`solver`]: the search engines, each a resumable [`solver::Search`] that pauses
-//!   after any step and resumes on any thread, and the event [`solver::Sink`] they
-//!   push every placement and backtrack into. Std only: knows nothing of gRPC or tokio.
+//!   after any step and resumes on any thread; the event [`solver::Sink`] they push
+//!   every placement and backtrack into; the [`solver::Replay`] that follows them.
+//! - [`bench`](mod@bench): engine throughput behind `sudokud bench`, and the puzzle folder the
+//!   tests and benchmarks share.
 //! - [`pb`]: the protobuf types and tonic stubs generated from
 //!   `proto/sudoku/v1/sudoku.proto`.
-//! - [`convert`]: the one place where engine types and `pb` types meet.
+//! - [`convert`]: the one place where engine values become `pb` values and back.
 //! - [`service`]: the `SudokuService` implementation: searches in slices under fair
 //!   solve slots (a compute pool for long ones), streams as tasks with demand-driven
-//!   batches and pacing, limits, deadlines and cancellation; the only module that
-//!   answers calls with a `tonic::Status`.
-//! - [`server`]: builds the tonic server around the service, admits connections
-//!   (handshake timeout, connection cap, accept back-off) and runs it on a listener
-//!   until a shutdown signal.
+//!   batches and pacing, limits, deadlines, cancellation, and the guard that closes
+//!   every call.
+//! - [`server`]: the tonic server around the service: admission of connections,
+//!   transport settings, auth, the message-size limit, gRPC-Web and CORS, the
+//!   dashboard and the 404 for other HTTP requests, shutdown.
 //! - [`dashboard`]: the built-in dashboard's embedded files, served at `/`.
-//! - [`bench`]: engine throughput measurement behind `sudokud bench`. Std only.
-//! - [`load`]: the load generator behind `sudokud load` (callers, or many paced
-//!   streams with probes).
 //! - [`metrics`]: Prometheus metrics and their `/metrics` listener.
 //! - [`client`]: how the command-line clients reach a server (address, TLS, token).
+//! - [`load`]: the load generator behind `sudokud load` (callers, or many paced
+//!   streams with probes).
 //! - [`watch`]: the terminal view behind `sudokud watch`.
-//! - [`cli`]: the command line (`serve`, `solve`, `bench`, `health`, `load`, `watch`);
-//!   `main.rs` only calls it.
+//! - [`cli`]: the command line (`serve`, `solve`, `bench`, `health`, `load`,
+//!   `watch`); `main.rs` only calls it.
+//!
+//! # Invariants
+//!
+//! - `board`, `solver` and `bench` import std only (`board/parse.rs` adds
+//!   `memchr`); `convert` names no tonic type. `tests/layout.rs` checks both.
+//! - Statuses are made in `service` (a call's answer) and `server` (what the
+//!   transport turns away before the service sees a call); clients only read them.
+//! - No call or stream holds a thread; every slice of search runs under a slot.
+//! - Every call is closed (counted, logged) by one drop guard, on every path.
 
 pub mod bench;
 pub mod board;

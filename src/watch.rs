@@ -153,21 +153,7 @@ pub async fn watch(
                 for step in &batch.steps {
                     board.apply(step)?;
                     if view == View::Lines {
-                        writeln!(
-                            out,
-                            "{} {} r{}c{} {} {} depth={}",
-                            step.seq,
-                            if step.kind() == StepKind::Backtrack {
-                                "backtrack"
-                            } else {
-                                "place"
-                            },
-                            step.row + 1,
-                            step.col + 1,
-                            step.digit,
-                            reason_style(step.reason).1,
-                            step.depth
-                        )?;
+                        writeln!(out, "{}", step_line(step))?;
                     }
                 }
                 if view == View::Lines {
@@ -190,6 +176,24 @@ pub async fn watch(
     }
     report(out, &board, &finished, view)?;
     Ok(finished)
+}
+
+/// One step as a line: `seq kind rRcC digit reason depth=D`.
+fn step_line(step: &pb::Step) -> String {
+    let kind = if step.kind() == StepKind::Backtrack {
+        "backtrack"
+    } else {
+        "place"
+    };
+    format!(
+        "{} {kind} r{}c{} {} {} depth={}",
+        step.seq,
+        step.row + 1,
+        step.col + 1,
+        step.digit,
+        reason_style(step.reason).1,
+        step.depth
+    )
 }
 
 /// Redraws the board and counters from the top of the screen.

@@ -118,6 +118,29 @@ pub async fn run(channels: Vec<Channel>, probe: Channel, plan: &StreamPlan) -> S
         }
     }
 
+    measure_window(&mut summary, &shared, probe, plan).await;
+    end.notify_waiters();
+    for task in tasks {
+        task.abort();
+    }
+    summary.going_after.sort_unstable();
+    summary.failed = shared.failed.load(Ordering::Relaxed);
+    summary.first_error = shared
+        .first_error
+        .lock()
+        .ok()
+        .and_then(|error| error.clone());
+    summary
+}
+
+/// The steady window once the streams are going: messages and steps received,
+/// the probes, and the server's CPU time, threads and memory.
+async fn measure_window(
+    summary: &mut StreamSummary,
+    shared: &Shared,
+    probe: Channel,
+    plan: &StreamPlan,
+) {
     let window_began = Instant::now();
     let cpu_before = plan.server_pid.and_then(cpu_time);
     let (messages, steps) = (
@@ -138,18 +161,6 @@ pub async fn run(channels: Vec<Channel>, probe: Channel, plan: &StreamPlan) -> S
             rss_kib,
         });
     }
-    end.notify_waiters();
-    for task in tasks {
-        task.abort();
-    }
-    summary.going_after.sort_unstable();
-    summary.failed = shared.failed.load(Ordering::Relaxed);
-    summary.first_error = shared
-        .first_error
-        .lock()
-        .ok()
-        .and_then(|error| error.clone());
-    summary
 }
 
 /// One stream slot: opens a stream, reads it to its end, opens the next.

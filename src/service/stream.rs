@@ -106,12 +106,7 @@ impl SudokuSolver {
         let Admitted {
             board, algorithm, ..
         } = admitted;
-        let started = pb::SolveStepsResponse {
-            event: Some(pb::solve_steps_response::Event::Started(pb::Started {
-                puzzle: board.to_line(),
-                algorithm: convert::algorithm_to_pb(algorithm).into(),
-            })),
-        };
+        let started = convert::started_message(&board, algorithm);
         let (sender, receiver) = mpsc::channel(self.limits.stream_buffer.max(1));
         let span = end.log.span.clone();
         // From here a task that ends without saying how has panicked.
@@ -404,11 +399,7 @@ impl Batcher {
         }
         tracker.sent(self.steps.len() as u64);
         let steps = std::mem::replace(&mut self.steps, Vec::with_capacity(self.size.min(256)));
-        Some(pb::SolveStepsResponse {
-            event: Some(pb::solve_steps_response::Event::Steps(pb::StepBatch {
-                steps,
-            })),
-        })
+        Some(convert::steps_message(steps))
     }
 }
 

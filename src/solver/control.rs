@@ -17,7 +17,7 @@ pub struct Control<'a> {
     pub stop_all: Option<&'a AtomicBool>,
     /// The search stops when this instant passes.
     pub deadline: Option<Instant>,
-    /// Whether to time the search into [`Stats::elapsed`] (two clock reads a run,
+    /// Whether to time the search into [`Stats::elapsed`](super::Stats::elapsed) (two clock reads a run,
     /// a few percent of an easy puzzle: batch runs that time themselves turn it
     /// off, and `elapsed` stays zero).
     pub timed: bool,
@@ -57,7 +57,7 @@ pub enum Interrupted {
         /// The budget that was reached.
         limit: u64,
     },
-    /// The stop signal was set or the sink answered [`Flow::Stop`].
+    /// The stop signal was set or the sink answered [`Flow::Stop`](super::Flow::Stop).
     Stopped,
     /// The deadline passed.
     DeadlinePassed,

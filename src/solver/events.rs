@@ -42,7 +42,7 @@ pub struct Step {
 pub enum Flow {
     /// Keep searching.
     Continue,
-    /// Take this event, then pause: [`Search::run`] returns [`Progress::Paused`]
+    /// Take this event, then pause: [`Search::run`](super::Search::run) returns [`Progress::Paused`](super::Progress::Paused)
     /// and the next run goes on with the event after it.
     Pause,
     /// Stop the search now.

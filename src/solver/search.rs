@@ -74,10 +74,10 @@ pub enum Progress {
 /// One search that can pause after any step and resume later, on any thread: its
 /// whole state is in this value (no recursion, no thread held across a pause).
 /// Paused or not, it takes the same steps, sends the same events and gives the same
-/// answer and statistics. [`solve`] and [`count_solutions`] run one to the end.
+/// answer and statistics. [`solve`](super::solve) and [`count_solutions`](super::count_solutions) run one to the end.
 ///
 /// Every run of one search must pass the same kind of sink (one that wants events,
-/// or [`NoEvents`]): the engines keep their trail of placements only for the former.
+/// or [`NoEvents`](super::NoEvents)): the engines keep their trail of placements only for the former.
 #[derive(Clone)]
 pub struct Search {
     engine: Engine,
