@@ -7,15 +7,17 @@
 # similar messages. Medians of the rounds; client and servers share this machine.
 #
 #   bash benches/load.sh [ROUNDS] [SECONDS]     # default: 3 rounds of 3 s per run
+# BIN=PATH measures that sudokud binary instead of building this tree (an A/B
+# against a base build, e.g. the one benches/instructions.sh leaves in target/ab).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
 seconds=${2:-3}
 shared=${SHARED:-../shared}
-cargo build --quiet --release --bin sudokud
+[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud
 CARGO_TARGET_DIR=target/grpc-baseline cargo build --quiet --release \
   --manifest-path "$shared/tools/grpc-baseline/Cargo.toml"
-bin=target/release/sudokud
+bin=${BIN:-target/release/sudokud}
 raw=target/grpc-baseline/release/grpc-baseline
 ours=127.0.0.1:${PORT:-50091}
 bare=127.0.0.1:${BARE_PORT:-50092}

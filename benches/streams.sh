@@ -9,6 +9,8 @@
 #   bash benches/streams.sh [N...]       # default: 1000 10000
 #
 # WINDOW=S (default 10) is the steady window measured once all streams are going.
+# BIN=PATH measures that sudokud binary instead of building this tree (an A/B
+# against a base build, e.g. the one benches/instructions.sh leaves in target/ab).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${SHARED:-../shared}
@@ -16,8 +18,8 @@ puzzles="$shared/data/puzzles"
 window=${WINDOW:-10}
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1000 10000)
-cargo build --quiet --release --bin sudokud
-bin=target/release/sudokud
+[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud
+bin=${BIN:-target/release/sudokud}
 ulimit -n 65536 2>/dev/null || true
 head -n 1 "$puzzles/plb_hard20.txt" >target/streams-puzzle.txt
 port=${PORT:-50093}

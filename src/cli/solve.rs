@@ -20,17 +20,19 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
     let mut text = String::new();
     input.read_to_string(&mut text)?;
     let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
-    let algorithm = args.algorithm.engine();
-    let mode = args.mode();
-    let control = Control {
-        max_steps: args.max_steps.unwrap_or(u64::MAX),
-        ..Control::UNTIMED
+    let job = Job {
+        algorithm: args.algorithm.engine(),
+        mode: args.mode(),
+        control: Control {
+            max_steps: args.max_steps.unwrap_or(u64::MAX),
+            ..Control::UNTIMED
+        },
     };
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let answers = solve_all(&puzzles, threads, |search, text, out| {
-        answer_line(search, text, algorithm, &control, mode, out);
+        answer_line(&job, search, text, out);
     });
     let mut out = io::stdout().lock();
     for chunk in answers {
@@ -114,16 +116,16 @@ fn draw_progress(done: &AtomicUsize, total: usize) {
     }
 }
 
-/// Appends the output line for one puzzle line: the solution, `unsolvable`, the
-/// solution count, or `error: ...`.
-fn answer_line(
-    search: &mut Option<Search>,
-    text: &str,
+/// What every puzzle of a run is solved with.
+struct Job {
     algorithm: Algorithm,
-    control: &Control<'_>,
     mode: Mode,
-    out: &mut Vec<u8>,
-) {
+    control: Control<'static>,
+}
+
+/// Appends the output line for one puzzle line: the solution, `unsolvable`, the
+/// solution count, or `error: ...`; `search` is the thread's, reused.
+fn answer_line(job: &Job, search: &mut Option<Search>, text: &str, out: &mut Vec<u8>) {
     let board = match Board::parse(text) {
         Ok(board) => board,
         Err(error) => {
@@ -131,8 +133,9 @@ fn answer_line(
             return;
         }
     };
-    let counting = mode == Mode::CountTwo;
-    let result = Search::reuse(search, &board, algorithm, mode).finish(control, &mut NoEvents);
+    let counting = job.mode == Mode::CountTwo;
+    let result =
+        Search::reuse(search, &board, job.algorithm, job.mode).finish(&job.control, &mut NoEvents);
     // Writing to a Vec cannot fail.
     let _ = match result {
         // One digit (counting stops at two), without the formatting machinery.

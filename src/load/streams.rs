@@ -93,16 +93,16 @@ pub async fn run(channels: Vec<Channel>, probe: Channel, plan: &StreamPlan) -> S
     let end = Arc::new(tokio::sync::Notify::new());
     let mut tasks = Vec::with_capacity(plan.streams);
     for index in 0..plan.streams {
-        let client = SudokuServiceClient::new(channels[index % channels.len()].clone());
-        let (plan, shared, going, end) = (
-            plan.clone(),
-            shared.clone(),
-            going_sender.clone(),
-            end.clone(),
-        );
+        let slot = StreamSlot {
+            client: SudokuServiceClient::new(channels[index % channels.len()].clone()),
+            index,
+            going: going_sender.clone(),
+            started,
+        };
+        let (plan, shared, end) = (plan.clone(), shared.clone(), end.clone());
         tasks.push(tokio::spawn(async move {
             tokio::select! {
-                () = keep_open(client, &plan, index, &shared, going, started) => {}
+                () = keep_open(slot, &plan, &shared) => {}
                 () = end.notified() => {}
             }
         }));
@@ -163,15 +163,23 @@ async fn measure_window(
     }
 }
 
-/// One stream slot: opens a stream, reads it to its end, opens the next.
-async fn keep_open(
-    mut client: SudokuServiceClient<Channel>,
-    plan: &StreamPlan,
+/// One of the plan's streams: its connection, its number (which puzzle it starts
+/// with), where it tells that it got going, and when the run began.
+struct StreamSlot {
+    client: SudokuServiceClient<Channel>,
     index: usize,
-    shared: &Shared,
     going: tokio::sync::mpsc::UnboundedSender<Duration>,
     started: Instant,
-) {
+}
+
+/// One stream slot: opens a stream, reads it to its end, opens the next.
+async fn keep_open(slot: StreamSlot, plan: &StreamPlan, shared: &Shared) {
+    let StreamSlot {
+        mut client,
+        index,
+        going,
+        started,
+    } = slot;
     let mut reported = false;
     let mut puzzle = index;
     loop {
