@@ -11,11 +11,12 @@
 #
 # TIMEOUT=S (default 10) is the server's handshake timeout here, so that the held
 # window (3 s to 8 s after they begin) comes before the closing.
+# BIN=PATH measures that sudokud binary instead of building this tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 per_client=${1:-10000}
-cargo build --quiet --release --bin sudokud
-bin=target/release/sudokud
+[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud
+bin=${BIN:-target/release/sudokud}
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 port=${PORT:-50094}
 metrics_port=$((port + 1))

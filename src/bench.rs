@@ -1,6 +1,7 @@
 //! Engine throughput measurement behind `sudokud bench`: one core, puzzles parsed
 //! before the clock starts, first solution and counting to two, in the layout of
 //! tdoku's benchmark tables. Std only.
+//! Knows nothing of the service or the command line's output.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

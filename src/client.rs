@@ -1,6 +1,6 @@
 //! How the command-line clients (`health`, `load`, `watch`) reach a server: the
 //! address, TLS (a CA to trust, the name to verify, a client certificate for mutual
-//! TLS) and an optional bearer token.
+//! TLS) and an optional bearer token. Knows nothing of any one command or call.
 
 use std::time::Duration;
 

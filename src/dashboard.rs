@@ -2,6 +2,7 @@
 //! `app.css`, and the JavaScript bundle esbuild builds into `dashboard/dist/app.js`)
 //! embedded in the binary and served on the gRPC port at `/`. The page calls `SolveSteps` over gRPC-Web on the same
 //! origin, so `cargo run` needs no Node.
+//! Knows nothing of gRPC: the page calls the service like any other client.
 
 use axum::Router;
 use axum::http::header;

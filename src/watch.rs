@@ -1,7 +1,7 @@
 //! `sudokud watch`: follows one `SolveSteps` stream in the terminal. On a terminal it
 //! redraws the board (coloured by reason) and the counters at most 30 times a
 //! second; otherwise it prints one line per step. Either way it ends with the final
-//! grid and the server's statistics.
+//! grid and the server's statistics. Knows nothing of the server but its API.
 
 use std::io::{self, Write};
 use std::time::{Duration, Instant};

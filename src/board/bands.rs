@@ -2,6 +2,7 @@
 //! digit, a bit per cell holding it. The conflict check reads them, and so does
 //! the bitboard engine's intake (`solver::bitboard`); the vector forms are here
 //! once, tested against the per-cell definition.
+//! Knows nothing of what the masks are for beyond their layout.
 
 use super::CELLS;
 

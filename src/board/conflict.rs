@@ -1,6 +1,6 @@
 //! The check that makes a `Board`: no digit twice in a row, column or box, found
 //! by bit operations on the band masks, and the first clashing pair located cell
-//! by cell for the error.
+//! by cell for the error. Knows nothing of text: it sees cells only.
 
 use super::bands::band_masks;
 #[cfg(target_arch = "x86_64")]

@@ -1,5 +1,6 @@
 //! Puzzle text: the characters of a cell, the 81 cells of a puzzle, the lines of
 //! a puzzle file, and the errors that say what is wrong and where.
+//! Knows nothing of clashes (`conflict.rs`) or of searching.
 
 use std::fmt;
 

@@ -1,5 +1,6 @@
 //! The second stage of the command line: raw flags (`args.rs`) turned into the
 //! library's types, every check made here so the commands get values they can use.
+//! Knows nothing of running a command.
 
 use std::path::Path;
 use std::time::Duration;

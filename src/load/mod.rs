@@ -1,7 +1,7 @@
 //! `sudokud load`: a small load generator for a running server. Runs N concurrent
 //! callers on one HTTP/2 connection for a fixed time and reports requests (or
 //! steps) per second and latency percentiles. Bounded in count and time, and meant
-//! for servers on this machine.
+//! for servers on this machine. A client only: knows nothing of the server's insides.
 
 use std::time::{Duration, Instant};
 

@@ -2,6 +2,7 @@
 //! several connections, kept open for a steady window, with unary probes of hard
 //! puzzles meanwhile and, given the server's pid, its CPU per message, threads and
 //! memory read from `/proc`. Bounded in count and time; for servers on this machine.
+//! A client only: reads the server's usage from `/proc`, nothing else of it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -7,6 +7,8 @@
 //! - `auth`: the bearer token; `message_limit`: the request-size limit;
 //! - `web`: gRPC-Web, CORS, the dashboard and the 404 for other HTTP requests;
 //! - `shutdown`: signals, health at shutdown, the grace.
+//!
+//! Knows nothing of solving: the service does that.
 
 use std::future::Future;
 

@@ -1,5 +1,6 @@
 //! How the server stops: the signals that start it, health turning `NOT_SERVING`
 //! at once, and the grace after which the solves still running are stopped.
+//! Knows nothing of what runs: it stops the service through its `Shutdown` signal.
 
 use std::future::Future;
 

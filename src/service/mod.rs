@@ -9,7 +9,7 @@
 //! - `tracker`: counters of what runs ([`Tracker`]), behind the caps and metrics.
 //! - `shutdown`: the signal that ends every solve once the grace is over.
 //! - `unary`: `Solve`.
-//! - `stream`: `SolveSteps`.
+//! - `stream`: `SolveSteps`. Knows nothing of the transport: `server` wraps it.
 
 mod call;
 mod limits;

@@ -1,4 +1,5 @@
 //! `Algorithm::Backtracking`: the classic row-major backtracking, step for step.
+//! Knows nothing of who listens to its events or of other engines.
 
 use super::grid::{Grid, RowMajor};
 use super::{Found, Interrupted, Recorder, Sink, Status};

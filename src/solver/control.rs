@@ -1,6 +1,7 @@
 //! The bounds of a run of a search, in the engine's own terms: a step budget, stop
 //! signals anyone may set, a deadline, and where the run pauses; and why a search
 //! ended before it had an answer.
+//! Knows nothing of who sets the signals (a client, a server, a test).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;

@@ -1,4 +1,5 @@
 //! What a search reports, step by step, and the sink it reports into.
+//! Knows nothing of how events are shown or sent.
 
 /// Why a digit was placed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

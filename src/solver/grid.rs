@@ -1,6 +1,6 @@
 //! The working grid the classic algorithms share: cell values plus row, column and
 //! box masks of used digits, and the row-major backtracking they all end in, as
-//! resumable state.
+//! resumable state. Knows nothing of the bitboard engine, which has a state of its own.
 
 use super::{Found, Interrupted, Reason, Recorder, Sink, Status};
 use crate::board::{Board, CELLS, Cell, box_of, col_of, row_of};

@@ -1,6 +1,7 @@
 //! `Algorithm::Propagation`: bitmask candidates, naked and hidden singles at every
 //! node, branching on the empty cell with the fewest candidates. Resumable state:
 //! a pause can come after any placement or backtrack.
+//! Knows nothing of who listens to its events or of other engines.
 
 use super::grid::{Grid, Placed};
 use super::singles::{Fixpoint, Settled};

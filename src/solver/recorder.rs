@@ -1,6 +1,7 @@
 //! The recorder every engine reports through: it counts steps, keeps the
 //! statistics, enforces the control's bounds and forwards events to the sink (or
 //! holds them once the sink asked to pause), so limits behave alike everywhere.
+//! Knows nothing of any one algorithm.
 
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;

@@ -3,6 +3,7 @@
 //! its cell holds and never a given. The one definition of following a search,
 //! used by `sudokud watch` (after `convert` has read the wire's steps) and by the
 //! tests of every engine and of the service.
+//! Knows nothing of the wire: `convert` turns wire steps into events first.
 
 use std::fmt;
 

@@ -1,5 +1,7 @@
 //! The resumable search: one value holding an algorithm's whole state, run in
 //! slices under a [`Control`] until it is over; what it found and what it did.
+//! Knows nothing of threads or time beyond what `Control` says: whoever runs a search
+//! decides where.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};

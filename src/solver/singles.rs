@@ -2,6 +2,7 @@
 //! row-major backtracking over the cells still empty. Also owns the singles
 //! fixpoint that `Algorithm::Propagation` runs at every node. Both as resumable
 //! state: a pause can come after any placement.
+//! Knows nothing of who listens to its events or of other engines.
 
 use super::grid::{ALL_DIGITS, Grid, Placed, RowMajor, UNITS};
 use super::{Found, Interrupted, Reason, Recorder, Sink, Status};

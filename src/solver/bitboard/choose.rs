@@ -1,4 +1,5 @@
 //! Which cell the search guesses on, and its candidate digits.
+//! Knows nothing of the search stack.
 
 use super::state::State;
 use super::tables::TABLES;

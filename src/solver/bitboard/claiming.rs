@@ -1,5 +1,6 @@
 //! Column claiming for all digits at once, and the rows of a board that hold a
 //! single candidate: lane-parallel bit operations.
+//! Knows nothing of events: it only narrows candidates.
 
 use super::state::{Fail, State};
 use super::{BAND, at, boxes_of, columns_of, spread_columns};

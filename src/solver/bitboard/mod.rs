@@ -26,6 +26,8 @@
 //! - `claiming`: column claiming and row singles, lane-parallel;
 //! - `choose`: which cell to guess on;
 //! - `tables`: the lookup tables, computed at compile time.
+//!
+//! Knows nothing of the other engines; it reports through the same `Recorder`.
 
 mod choose;
 mod claiming;

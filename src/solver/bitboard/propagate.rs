@@ -1,6 +1,7 @@
 //! What follows from a node: board updates until none changed, naked singles for
 //! a band at once, column claiming; and the recording of every placement for the
 //! recorder (events, or counts when the sink wants none).
+//! Knows nothing of the stack of guesses.
 
 use super::choose::holding;
 use super::claiming::{column_claiming, row_singles};

@@ -1,6 +1,7 @@
 //! The search proper: a stack of levels (one per open guess, each a copy of the
 //! node's state), visited, descended and backed up without recursion, so a run
 //! can pause between any two guesses.
+//! Knows nothing of how a node propagates (`propagate.rs`).
 
 use super::choose::choose;
 use super::state::Fail;

@@ -1,5 +1,6 @@
 //! The candidate boards of one node of the search, and the intake that builds the
 //! first from the givens (band masks read from `board::band_masks`).
+//! Knows nothing of guesses or of the recorder.
 
 use super::{BAND, at, reach_of};
 use crate::board::{Board, CELLS};

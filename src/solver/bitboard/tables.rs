@@ -1,5 +1,6 @@
 //! The lookup tables of the band rule (triads, matchings, peers, columns),
 //! computed at compile time, and the table index of a board's triads.
+//! Knows nothing of the search: pure functions of a band.
 
 use super::spread_columns;
 
