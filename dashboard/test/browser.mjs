@@ -70,6 +70,27 @@ test.after(async () => {
   server.child.kill("SIGTERM");
 });
 
+test("a visit loads without a failed request or a console error (favicon included)", async () => {
+  const failures = [];
+  const onResponse = (response) => {
+    if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+  };
+  const onConsole = (message) => {
+    if (message.type() === "error") failures.push(`console: ${message.text()}`);
+  };
+  page.on("response", onResponse);
+  page.on("console", onConsole);
+  await page.goto(`http://${server.address}/`, { waitUntil: "networkidle" });
+  page.off("response", onResponse);
+  page.off("console", onConsole);
+  assert.deepEqual(failures, []);
+  // A path that is no call and no file is a plain 404 (it was a 400 from the
+  // gRPC-Web layer); the page declares its icon, so browsers do not ask for one.
+  const icon = await page.evaluate(async () => (await fetch("/favicon.ico")).status);
+  assert.equal(icon, 404);
+  assert.deepEqual(pageErrors, []);
+});
+
 test("the dashboard solves a hard puzzle and shows the server's statistics", async () => {
   await page.goto(`http://${server.address}/`);
   await page.selectOption("#sample", { label: "Easter Monster" });
