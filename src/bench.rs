@@ -3,7 +3,7 @@
 //! tdoku's benchmark tables. Std only.
 //! Knows nothing of the service or the command line's output.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, puzzle_lines};
@@ -44,8 +44,12 @@ pub fn puzzle_dir() -> PathBuf {
 /// The boards of the set `file` in [`puzzle_dir`]; an error names the file and
 /// the line.
 pub fn read_set(file: &str) -> Result<Vec<Board>, String> {
-    let path = puzzle_dir().join(file);
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    read_set_at(&puzzle_dir().join(file))
+}
+
+/// The boards of the puzzle file at `path`; an error names the file and the line.
+pub fn read_set_at(path: &Path) -> Result<Vec<Board>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     parse_set(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -88,7 +88,7 @@ fn register<M: Metric + Clone>(registry: &mut Registry, name: &str, help: &str, 
 }
 
 /// Registers a new metric of a kind that starts empty.
-fn registered<M: Metric + Clone + Default>(registry: &mut Registry, name: &str, help: &str) -> M {
+fn register_new<M: Metric + Clone + Default>(registry: &mut Registry, name: &str, help: &str) -> M {
     register(registry, name, help, M::default())
 }
 
@@ -98,28 +98,28 @@ impl Metrics {
         let mut r = Registry::with_prefix("sudokud");
         let buckets = || Histogram::new(exponential_buckets(1e-6, 4.0, 14));
         Metrics {
-            connections_open: registered(&mut r, "connections_open", "Connections open now"),
-            connections_closed: registered(
+            connections_open: register_new(&mut r, "connections_open", "Connections open now"),
+            connections_closed: register_new(
                 &mut r,
                 "connections_closed",
                 "Connections the server closed: handshake timeout, cap",
             ),
-            calls: registered(&mut r, "calls", "Calls by method and status code"),
+            calls: register_new(&mut r, "calls", "Calls by method and status code"),
             solve_seconds: register(
                 &mut r,
                 "solve_seconds",
                 "Search time of finished solves, by algorithm",
                 Family::new_with_constructor(buckets),
             ),
-            solves_in_flight: registered(&mut r, "solves_in_flight", "Solves running now"),
-            queue_depth: registered(&mut r, "queue_depth", "Calls waiting for a solve slot"),
-            streams_open: registered(&mut r, "streams_open", "SolveSteps streams open now"),
-            streams_paced_open: registered(
+            solves_in_flight: register_new(&mut r, "solves_in_flight", "Solves running now"),
+            queue_depth: register_new(&mut r, "queue_depth", "Calls waiting for a solve slot"),
+            streams_open: register_new(&mut r, "streams_open", "SolveSteps streams open now"),
+            streams_paced_open: register_new(
                 &mut r,
                 "streams_paced_open",
                 "Paced SolveSteps streams open now",
             ),
-            compute_slices: registered(
+            compute_slices: register_new(
                 &mut r,
                 "compute_slices",
                 "Slices of search run under a solve slot",
@@ -130,13 +130,13 @@ impl Metrics {
                 "Time work waited for a solve slot",
                 buckets(),
             ),
-            steps_sent: registered(&mut r, "steps_sent", "Steps handed to streams"),
-            cancellations: registered(
+            steps_sent: register_new(&mut r, "steps_sent", "Steps handed to streams"),
+            cancellations: register_new(
                 &mut r,
                 "cancellations",
                 "Solves stopped because the client went away",
             ),
-            limit_rejections: registered(
+            limit_rejections: register_new(
                 &mut r,
                 "limit_rejections",
                 "Calls turned away or ended by a server limit",

@@ -5,12 +5,12 @@ use std::io::{self, Write};
 
 use super::CliResult;
 use super::args::BenchArgs;
-use super::config::read_text;
+use super::config::seconds;
 use crate::solver::Mode;
 
 pub(super) fn run(args: BenchArgs) -> CliResult {
     let algorithm = args.algorithm.engine();
-    let min_time = std::time::Duration::from_secs_f64(args.min_seconds.max(0.0));
+    let min_time = seconds(args.min_seconds);
     let mut out = io::stdout().lock();
     writeln!(
         out,
@@ -18,9 +18,7 @@ pub(super) fn run(args: BenchArgs) -> CliResult {
         "file", "puzzles", "mode", "puzzles/s", "µs/puzzle", "no guess", "guesses"
     )?;
     for path in &args.files {
-        let text = read_text(path)?;
-        let boards =
-            crate::bench::parse_set(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let boards = crate::bench::read_set_at(path)?;
         let name = path
             .file_name()
             .unwrap_or(path.as_os_str())

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::args::{ConnectArgs, LoadArgs, RpcArg, ServeArgs, SolveArgs};
+use super::args::{AlgorithmArg, ConnectArgs, RpcArg, ServeArgs, SolveArgs};
 use crate::client::{ClientTls, Target};
 use crate::server::{Admission, Tls, Transport};
 use crate::service::Limits;
@@ -73,10 +73,10 @@ impl RpcArg {
     }
 }
 
-impl LoadArgs {
-    /// The `--algorithm` as the wire's value.
-    pub(super) fn algorithm_pb(&self) -> i32 {
-        crate::convert::algorithm_to_pb(self.algorithm.engine()).into()
+impl AlgorithmArg {
+    /// The algorithm as a request's `algorithm` field.
+    pub(super) fn pb(self) -> i32 {
+        crate::convert::algorithm_to_pb(self.engine()).into()
     }
 }
 

@@ -44,7 +44,7 @@ pub(super) fn run(args: LoadArgs) -> CliResult {
         concurrency: args.concurrency.max(1),
         duration: seconds(args.duration),
         puzzles,
-        algorithm: args.algorithm_pb(),
+        algorithm: args.algorithm.pb(),
         authorization: target.authorization()?,
     };
     let summary = runtime(Threads::PerCore)?.block_on(async {
@@ -107,11 +107,11 @@ fn load_streams(args: &LoadArgs, streams: usize, puzzles: Vec<String>) -> CliRes
         pace: std::time::Duration::from_millis(u64::from(args.pace)),
         max_batch: args.max_batch,
         puzzles,
-        algorithm: args.algorithm_pb(),
+        algorithm: args.algorithm.pb(),
         opening: seconds(args.opening_seconds),
         window: seconds(args.duration),
         probes,
-        probe_algorithm: crate::convert::algorithm_to_pb(args.probe_algorithm.engine()).into(),
+        probe_algorithm: args.probe_algorithm.pb(),
         probe_timeout: seconds(args.probe_timeout),
         authorization: target.authorization()?,
         server_pid: args.server_pid,

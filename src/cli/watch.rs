@@ -21,7 +21,7 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
     };
     let request = crate::pb::SolveStepsRequest {
         puzzle,
-        algorithm: crate::convert::algorithm_to_pb(args.algorithm.engine()).into(),
+        algorithm: args.algorithm.pb(),
         max_steps: args.max_steps,
         max_batch: 0,
         step_interval_ms: interval_ms,

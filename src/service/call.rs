@@ -1,6 +1,7 @@
 //! What every call shares: its deadline (`grpc-timeout`), the checks of its
-//! request fields, the mapping of engine outcomes to gRPC statuses, and its
-//! tracing span (`CallLog`). Knows nothing of slots or streams.
+//! request fields, the mapping of engine outcomes to gRPC statuses, its log
+//! (`CallLog`) and the drop guard that closes it (`CallEnd`). Knows nothing of
+//! slots or streams.
 
 use std::time::{Duration, Instant};
 

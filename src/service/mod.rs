@@ -1,15 +1,17 @@
 //! The `sudoku.v1.SudokuService` implementation. Requests become resumable engine
 //! searches run in short slices under the solve slots; nothing holds a thread
-//! while it waits. The service side is the only part of the crate that answers
-//! with a `tonic::Status`.
+//! while it waits. Every status a call gets once it reaches the service is made
+//! here; what the transport turns away before that (auth, message size, unknown
+//! paths) is `server`'s. Knows nothing of the transport: `server` wraps it.
 //!
 //! - `limits`: the bounds calls are held to ([`Limits`]).
-//! - `call`: what every call shares: deadline, field checks, statuses, its span.
+//! - `call`: what every call shares: deadline, field checks, statuses, its log, and
+//!   the guard that closes it (`CallEnd`).
 //! - `slots`: the CPU cap (fair solve slots, the bounded line) and the compute pool.
 //! - `tracker`: counters of what runs ([`Tracker`]), behind the caps and metrics.
 //! - `shutdown`: the signal that ends every solve once the grace is over.
 //! - `unary`: `Solve`.
-//! - `stream`: `SolveSteps`. Knows nothing of the transport: `server` wraps it.
+//! - `stream`: `SolveSteps`.
 
 mod call;
 mod limits;

@@ -72,8 +72,9 @@ impl SudokuSolver {
         let algorithm = parse_algorithm(request.algorithm)?;
         log.algorithm(algorithm);
         let pace = Duration::from_millis(u64::from(request.step_interval_ms));
+        let paced = !pace.is_zero();
         let cap = self.limits.max_open_streams;
-        let Some(open) = self.tracker.open_stream(cap, !pace.is_zero()) else {
+        let Some(open) = self.tracker.open_stream(cap, paced) else {
             self.tracker.metrics.rejected("max_open_streams");
             return Err(Status::resource_exhausted(format!(
                 "too many open streams: the server's cap of {cap} (--max-open-streams) is reached; retry later"
@@ -81,17 +82,19 @@ impl SudokuSolver {
         };
         // An unpaced stream computes flat out: it is admitted like a unary call.
         // A paced one computes a step now and then, and the cap admits it.
-        let first_slot = match pace.is_zero() {
-            true => Some(self.slots.admit(deadline).await?),
-            false => None,
+        let first_slot = if paced {
+            None
+        } else {
+            Some(self.slots.admit(deadline).await?)
         };
         Ok(Admitted {
             board,
             algorithm,
             // A paced stream shows one step at a time.
-            batch: match pace.is_zero() {
-                true => self.limits.batch_for(request.max_batch),
-                false => 1,
+            batch: if paced {
+                1
+            } else {
+                self.limits.batch_for(request.max_batch)
             },
             max_steps: self.limits.steps_for(request.max_steps),
             deadline,

@@ -21,6 +21,13 @@ pub struct Replay {
 /// An event that does not follow from the grid so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReplayError {
+    /// A step whose cell is not on the board (a `Step` made by hand).
+    OffBoard {
+        /// The event's 1-based number.
+        event: u64,
+        /// The step.
+        step: Step,
+    },
     /// A placement on a cell that already holds a digit.
     PlaceOnFilled {
         /// The event's 1-based number.
@@ -44,6 +51,9 @@ pub enum ReplayError {
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            ReplayError::OffBoard { event, step } => {
+                write!(f, "event {event} is on cell {}, off the board", step.cell)
+            }
             ReplayError::PlaceOnFilled {
                 event,
                 step,
@@ -86,13 +96,18 @@ impl Replay {
     }
 
     /// Applies the next event; an event that does not fit leaves the grid as it was.
-    /// The step's cell must be on the board (`Step` promises 0..81; `convert` checks
-    /// steps read from the wire).
+    /// (`convert::step_from_pb` checks steps read from the wire before they get
+    /// here.)
     pub fn apply(&mut self, event: Event) -> Result<(), ReplayError> {
         self.events += 1;
         let (Event::Place(step) | Event::Backtrack(step)) = event;
-        let cell = usize::from(step.cell).min(CELLS - 1);
-        let holding = self.cells[cell];
+        let cell = usize::from(step.cell);
+        let Some(&holding) = self.cells.get(cell) else {
+            return Err(ReplayError::OffBoard {
+                event: self.events,
+                step,
+            });
+        };
         match event {
             Event::Place(_) if holding != 0 => Err(ReplayError::PlaceOnFilled {
                 event: self.events,
@@ -135,5 +150,27 @@ impl Replay {
     /// The grid so far as a puzzle line, `.` for empty.
     pub fn to_line(&self) -> String {
         Board::with_cells(self.cells).to_line()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Reason;
+
+    #[test]
+    fn events_that_do_not_fit_are_refused_and_change_nothing() {
+        let board = Board::parse(&format!("5{}", ".".repeat(80))).unwrap();
+        let mut replay = Replay::new(&board);
+        let step = |cell, digit| Step::at(cell, digit, Reason::Guess, 1);
+        assert!(replay.apply(Event::Place(step(81, 1))).is_err());
+        assert!(replay.apply(Event::Place(step(0, 1))).is_err());
+        assert!(replay.apply(Event::Backtrack(step(0, 5))).is_err());
+        assert!(replay.apply(Event::Backtrack(step(1, 3))).is_err());
+        assert_eq!(replay.cells(), board.cells());
+        assert_eq!(replay.apply(Event::Place(step(1, 3))), Ok(()));
+        assert_eq!(replay.apply(Event::Backtrack(step(1, 3))), Ok(()));
+        assert_eq!(replay.cells(), board.cells());
+        assert_eq!(replay.events(), 6);
     }
 }
