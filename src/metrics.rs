@@ -65,7 +65,7 @@ pub struct Metrics {
     pub slot_wait_seconds: Histogram,
     /// Steps handed to streams.
     pub steps_sent: Counter,
-    /// Solves stopped because their client went away.
+    /// Calls ended because their client went away (waiting or solving).
     pub cancellations: Counter,
     /// Calls turned away or ended by a limit.
     pub limit_rejections: Family<LimitLabels, Counter>,
@@ -134,7 +134,7 @@ impl Metrics {
             cancellations: register_new(
                 &mut r,
                 "cancellations",
-                "Solves stopped because the client went away",
+                "Calls ended because the client went away, waiting in line or solving",
             ),
             limit_rejections: register_new(
                 &mut r,
