@@ -10,6 +10,7 @@
 //! - [`solver`]: the search engines, each a resumable [`solver::Search`] that pauses
 //!   after any step and resumes on any thread; the event [`solver::Sink`] they push
 //!   every placement and backtrack into; the [`solver::Replay`] that follows them.
+//! - [`logic`]: the logical solver (human techniques, ratings); work in progress.
 //! - [`bench`](mod@bench): engine throughput behind `sudokud bench`, and the puzzle folder the
 //!   tests and benchmarks share.
 //! - [`pb`]: the protobuf types and tonic stubs generated from
@@ -47,6 +48,7 @@ pub mod client;
 pub mod convert;
 pub mod dashboard;
 pub mod load;
+pub mod logic;
 pub mod metrics;
 pub mod server;
 pub mod service;

@@ -1,0 +1,53 @@
+//! Basic fish: a digit confined, in `size` rows (columns), to the same `size`
+//! columns (rows) — X-Wing, Swordfish, Jellyfish.
+
+use super::pencil::{Pencil, UNITS, bit};
+use super::step::{Candidate, LogicStep, Technique};
+
+/// The first fish of `size` lines that removes a candidate.
+pub(super) fn fish(pencil: &Pencil, size: u32, technique: Technique) -> Option<LogicStep> {
+    for digit in 1..=9u8 {
+        // Rows as bases (covers: columns), then columns as bases.
+        for (bases, covers) in [(0usize, 9usize), (9, 0)] {
+            let places: Vec<u16> = (0..9)
+                .map(|line| pencil.places(bases + line, digit))
+                .collect();
+            for set in (0u16..512).filter(|set| set.count_ones() == size) {
+                let lines = (0..9usize).filter(|line| set & 1 << line != 0);
+                if lines.clone().any(|line| places[line].count_ones() < 2) {
+                    continue;
+                }
+                let cover = lines.clone().fold(0, |cover, line| cover | places[line]);
+                if cover.count_ones() != size {
+                    continue;
+                }
+                let eliminations: Vec<Candidate> = (0..9usize)
+                    .filter(|line| cover & 1 << line != 0)
+                    .flat_map(|line| UNITS[covers + line].iter().enumerate())
+                    .filter(|&(at, _)| set & 1 << at == 0)
+                    .map(|(_, &cell)| usize::from(cell))
+                    .filter(|&cell| pencil.candidates(cell) & bit(digit) != 0)
+                    .map(|cell| (cell, digit))
+                    .collect();
+                if !eliminations.is_empty() {
+                    let pattern = lines
+                        .flat_map(|line| {
+                            UNITS[bases + line]
+                                .iter()
+                                .map(|&cell| usize::from(cell))
+                                .filter(|&cell| pencil.candidates(cell) & bit(digit) != 0)
+                        })
+                        .map(|cell| (cell, digit))
+                        .collect();
+                    return Some(LogicStep {
+                        technique,
+                        pattern,
+                        placements: Vec::new(),
+                        eliminations,
+                    });
+                }
+            }
+        }
+    }
+    None
+}

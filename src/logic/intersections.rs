@@ -1,0 +1,63 @@
+//! Locked candidates: pointing (a box's places for a digit on one line) and
+//! claiming (a line's places for a digit in one box).
+
+use super::pencil::{Pencil, UNITS, bit};
+use super::step::{Candidate, LogicStep, Technique};
+
+/// The cells of `unit` at the positions `places`.
+fn cells_at(unit: usize, places: u16) -> Vec<usize> {
+    (0..9)
+        .filter(|at| places & 1 << at != 0)
+        .map(|at| usize::from(UNITS[unit][at]))
+        .collect()
+}
+
+/// The first intersection of a unit in `bases` with a unit of the other kind
+/// that holds every place of a digit in the base and still has the digit
+/// elsewhere: the rest of the other unit loses it.
+fn locked(
+    pencil: &Pencil,
+    bases: std::ops::Range<usize>,
+    technique: Technique,
+) -> Option<LogicStep> {
+    for base in bases {
+        for digit in 1..=9 {
+            let places = pencil.places(base, digit);
+            if places.count_ones() < 2 {
+                continue;
+            }
+            let cells = cells_at(base, places);
+            for (cover, unit) in UNITS.iter().enumerate() {
+                let kind_differs = (cover >= 18) != (base >= 18);
+                if !kind_differs || !cells.iter().all(|c| unit.contains(&(*c as u8))) {
+                    continue;
+                }
+                let eliminations: Vec<Candidate> = unit
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .filter(|c| !cells.contains(c) && pencil.candidates(*c) & bit(digit) != 0)
+                    .map(|c| (c, digit))
+                    .collect();
+                if !eliminations.is_empty() {
+                    return Some(LogicStep {
+                        technique,
+                        pattern: cells.iter().map(|&c| (c, digit)).collect(),
+                        placements: Vec::new(),
+                        eliminations,
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Pointing: a box's places for a digit on one row or column.
+pub(super) fn pointing(pencil: &Pencil) -> Option<LogicStep> {
+    locked(pencil, 18..27, Technique::Pointing)
+}
+
+/// Claiming: a row's or column's places for a digit in one box.
+pub(super) fn claiming(pencil: &Pencil) -> Option<LogicStep> {
+    locked(pencil, 0..18, Technique::Claiming)
+}

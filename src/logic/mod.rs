@@ -1,0 +1,100 @@
+//! The logical solver: human techniques applied easiest first on a pencil-mark
+//! grid, each step naming its technique, its pattern and what it places or
+//! eliminates, and a rating on the Sudoku Explainer scale taken from the hardest
+//! step needed. Std only. Every step is found by the logic alone: nothing here
+//! consults a solution.
+//!
+//! - `pencil`: the pencil-mark grid, units and peers;
+//! - `step`: techniques with their ratings, and `LogicStep`;
+//! - `singles`, `intersections`, `subsets`, `fish`: the techniques.
+//!
+//! Work in progress (issue 14): the ladder stops at hidden quads; the "direct"
+//! forms, wings, uniqueness, chains and forcing chains are still to come.
+
+mod fish;
+mod intersections;
+mod pencil;
+mod singles;
+mod step;
+mod subsets;
+
+pub use pencil::{BadPencil, Pencil};
+pub use step::{Candidate, LogicStep, Technique};
+
+use crate::board::Board;
+
+/// The easiest step the ladder finds on `pencil`, if any.
+pub fn next_step(pencil: &Pencil) -> Option<LogicStep> {
+    Technique::LADDER
+        .into_iter()
+        .find_map(|technique| find(pencil, technique))
+}
+
+/// The first step of `technique` on `pencil`.
+pub fn find(pencil: &Pencil, technique: Technique) -> Option<LogicStep> {
+    use Technique::*;
+    match technique {
+        HiddenSingleBox => singles::hidden_single(pencil, true),
+        HiddenSingleLine => singles::hidden_single(pencil, false),
+        NakedSingle => singles::naked_single(pencil),
+        Pointing => intersections::pointing(pencil),
+        Claiming => intersections::claiming(pencil),
+        NakedPair => subsets::naked(pencil, 2, technique),
+        NakedTriple => subsets::naked(pencil, 3, technique),
+        NakedQuad => subsets::naked(pencil, 4, technique),
+        HiddenPair => subsets::hidden(pencil, 2, technique),
+        HiddenTriple => subsets::hidden(pencil, 3, technique),
+        HiddenQuad => subsets::hidden(pencil, 4, technique),
+        XWing => fish::fish(pencil, 2, technique),
+        Swordfish => fish::fish(pencil, 3, technique),
+        Jellyfish => fish::fish(pencil, 4, technique),
+    }
+}
+
+/// Applies a step's placements and eliminations.
+pub fn apply(pencil: &mut Pencil, step: &LogicStep) {
+    for &(cell, digit) in &step.placements {
+        pencil.place(cell, digit);
+    }
+    for &(cell, digit) in &step.eliminations {
+        pencil.eliminate(cell, digit);
+    }
+}
+
+/// A logical solve of a puzzle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explanation {
+    /// Every step, in order.
+    pub steps: Vec<LogicStep>,
+    /// The grid where the ladder stopped (solved, or stuck).
+    pub end: Pencil,
+    /// The rating of the hardest step (0 when there is none).
+    pub rating: f64,
+}
+
+impl Explanation {
+    /// True when the ladder solved the puzzle.
+    pub fn solved(&self) -> bool {
+        self.end.is_solved()
+    }
+}
+
+/// Solves `board` with the ladder until it is solved or no technique applies.
+pub fn explain(board: &Board) -> Explanation {
+    let mut pencil = Pencil::new(board);
+    let mut steps = Vec::new();
+    let mut rating = 0.0f64;
+    while !pencil.is_solved() {
+        let Some(step) = next_step(&pencil) else {
+            break;
+        };
+        apply(&mut pencil, &step);
+        rating = rating.max(step.technique.rating());
+        steps.push(step);
+    }
+    Explanation {
+        steps,
+        end: pencil,
+        rating,
+    }
+}

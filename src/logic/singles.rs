@@ -1,0 +1,47 @@
+//! Hidden singles (box, then row or column) and naked singles.
+
+use super::pencil::{Pencil, UNITS, bit};
+use super::step::{LogicStep, Technique};
+use crate::board::CELLS;
+
+/// The first digit with one place left in a box (`boxes`) or in a row or column.
+pub(super) fn hidden_single(pencil: &Pencil, boxes: bool) -> Option<LogicStep> {
+    let units = if boxes { 18..27 } else { 0..18 };
+    for unit in units {
+        for digit in 1..=9 {
+            let places = pencil.places(unit, digit);
+            if places.count_ones() == 1 && !pencil.holds(unit, digit) {
+                let cell = usize::from(UNITS[unit][places.trailing_zeros() as usize]);
+                let technique = if boxes {
+                    Technique::HiddenSingleBox
+                } else {
+                    Technique::HiddenSingleLine
+                };
+                return Some(LogicStep {
+                    technique,
+                    pattern: vec![(cell, digit)],
+                    placements: vec![(cell, digit)],
+                    eliminations: Vec::new(),
+                });
+            }
+        }
+    }
+    None
+}
+
+/// The first cell with one candidate left.
+pub(super) fn naked_single(pencil: &Pencil) -> Option<LogicStep> {
+    (0..CELLS).find_map(|cell| {
+        let candidates = pencil.candidates(cell);
+        (candidates.count_ones() == 1).then(|| {
+            let digit = candidates.trailing_zeros() as u8 + 1;
+            debug_assert_eq!(bit(digit), candidates);
+            LogicStep {
+                technique: Technique::NakedSingle,
+                pattern: vec![(cell, digit)],
+                placements: vec![(cell, digit)],
+                eliminations: Vec::new(),
+            }
+        })
+    })
+}

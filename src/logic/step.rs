@@ -1,0 +1,136 @@
+//! What a logical step is: the technique (with its rating on the Sudoku Explainer
+//! scale), the candidates that form its pattern, and what it places or
+//! eliminates. Knows nothing of how steps are found.
+
+use crate::board::{Cell, CellName};
+
+/// The techniques of the ladder, easiest first, with Sudoku Explainer's ratings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Technique {
+    /// The last place of a digit in a box.
+    HiddenSingleBox,
+    /// The last place of a digit in a row or column.
+    HiddenSingleLine,
+    /// The last candidate of a cell.
+    NakedSingle,
+    /// A box's candidates for a digit all in one row or column: the rest of that
+    /// line loses the digit.
+    Pointing,
+    /// A row's or column's candidates for a digit all in one box: the rest of that
+    /// box loses the digit.
+    Claiming,
+    /// Two cells of a unit holding the same two candidates.
+    NakedPair,
+    /// A digit in two rows (columns) confined to the same two columns (rows).
+    XWing,
+    /// Two digits of a unit confined to the same two cells.
+    HiddenPair,
+    /// Three cells of a unit holding three candidates between them.
+    NakedTriple,
+    /// X-Wing over three lines.
+    Swordfish,
+    /// Three digits of a unit confined to the same three cells.
+    HiddenTriple,
+    /// Four cells of a unit holding four candidates between them.
+    NakedQuad,
+    /// X-Wing over four lines.
+    Jellyfish,
+    /// Four digits of a unit confined to the same four cells.
+    HiddenQuad,
+}
+
+impl Technique {
+    /// Every technique of the ladder, in the order the solver tries them.
+    pub const LADDER: [Technique; 14] = [
+        Technique::HiddenSingleBox,
+        Technique::HiddenSingleLine,
+        Technique::NakedSingle,
+        Technique::Pointing,
+        Technique::Claiming,
+        Technique::NakedPair,
+        Technique::XWing,
+        Technique::HiddenPair,
+        Technique::NakedTriple,
+        Technique::Swordfish,
+        Technique::HiddenTriple,
+        Technique::NakedQuad,
+        Technique::Jellyfish,
+        Technique::HiddenQuad,
+    ];
+
+    /// The rating of a step of this technique on the Sudoku Explainer scale.
+    pub fn rating(self) -> f64 {
+        match self {
+            Technique::HiddenSingleBox => 1.2,
+            Technique::HiddenSingleLine => 1.5,
+            Technique::NakedSingle => 2.3,
+            Technique::Pointing => 2.6,
+            Technique::Claiming => 2.8,
+            Technique::NakedPair => 3.0,
+            Technique::XWing => 3.2,
+            Technique::HiddenPair => 3.4,
+            Technique::NakedTriple => 3.6,
+            Technique::Swordfish => 3.8,
+            Technique::HiddenTriple => 4.0,
+            Technique::NakedQuad => 5.0,
+            Technique::Jellyfish => 5.2,
+            Technique::HiddenQuad => 5.4,
+        }
+    }
+
+    /// The technique's name as the API and the command line give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Technique::HiddenSingleBox => "hidden single (box)",
+            Technique::HiddenSingleLine => "hidden single (row or column)",
+            Technique::NakedSingle => "naked single",
+            Technique::Pointing => "pointing",
+            Technique::Claiming => "claiming",
+            Technique::NakedPair => "naked pair",
+            Technique::XWing => "x-wing",
+            Technique::HiddenPair => "hidden pair",
+            Technique::NakedTriple => "naked triple",
+            Technique::Swordfish => "swordfish",
+            Technique::HiddenTriple => "hidden triple",
+            Technique::NakedQuad => "naked quad",
+            Technique::Jellyfish => "jellyfish",
+            Technique::HiddenQuad => "hidden quad",
+        }
+    }
+}
+
+/// A candidate: a digit in a cell.
+pub type Candidate = (Cell, u8);
+
+/// One step of a logical solve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogicStep {
+    /// The technique that found it.
+    pub technique: Technique,
+    /// The candidates that form the pattern.
+    pub pattern: Vec<Candidate>,
+    /// The digits it places.
+    pub placements: Vec<Candidate>,
+    /// The candidates it removes.
+    pub eliminations: Vec<Candidate>,
+}
+
+impl std::fmt::Display for LogicStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list = |candidates: &[Candidate]| {
+            candidates
+                .iter()
+                .map(|&(cell, digit)| format!("{}={digit}", CellName(cell)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        write!(f, "{}", self.technique.name())?;
+        if !self.placements.is_empty() {
+            write!(f, ": place {}", list(&self.placements))?;
+        }
+        if !self.eliminations.is_empty() {
+            write!(f, ": remove {}", list(&self.eliminations))?;
+        }
+        Ok(())
+    }
+}
