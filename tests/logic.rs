@@ -165,3 +165,47 @@ fn every_step_agrees_with_the_solution() {
         }
     }
 }
+
+#[test]
+fn a_full_house_fills_the_last_cell_of_a_unit() {
+    let board = Board::parse(&format!("12345678.{}", ".".repeat(72))).unwrap();
+    let step = logic::find(&Pencil::new(&board), Technique::FullHouse).unwrap();
+    assert_eq!(step.placements, [(8, 9)]);
+    // Nothing of the kind on the empty board.
+    assert_eq!(logic::find(&grid(&[]), Technique::FullHouse), None);
+}
+
+#[test]
+fn an_xy_wing_clears_the_cells_seeing_both_pincers() {
+    // Pivot r1c1 {1,2}, pincers r1c5 {1,3} and r2c2 {2,3}: z = 3.
+    let removes = [
+        (cell(0, 0), "3456789"),
+        (cell(0, 4), "2456789"),
+        (cell(1, 1), "1456789"),
+    ];
+    let step = logic::find(&grid(&removes), Technique::XyWing).unwrap();
+    let mut got = step.eliminations;
+    got.sort_unstable();
+    let want = [cell(0, 1), cell(0, 2), cell(1, 3), cell(1, 4), cell(1, 5)].map(|c| (c, 3));
+    assert_eq!(got, want);
+    assert_eq!(logic::find(&grid(&removes), Technique::XyzWing), None);
+}
+
+#[test]
+fn direct_pointing_places_the_single_its_eliminations_leave() {
+    // Box 1's 1s only in row 1 (c1, c2); in box 2, 1 only in r1c4 and r2c4: the
+    // pointing takes r1c4, leaving r2c4 as box 2's only 1.
+    let mut removes: Vec<(usize, &str)> = [(0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)]
+        .iter()
+        .map(|&(r, c)| (cell(r, c), "1"))
+        .collect();
+    removes.extend(
+        [(0, 4), (0, 5), (1, 4), (1, 5), (2, 3), (2, 4), (2, 5)]
+            .iter()
+            .map(|&(r, c)| (cell(r, c), "1")),
+    );
+    let pencil = grid(&removes);
+    let step = logic::find(&pencil, Technique::DirectPointing).unwrap();
+    assert_eq!(step.placements, [(cell(1, 3), 1)]);
+    assert!(step.eliminations.contains(&(cell(0, 3), 1)));
+}

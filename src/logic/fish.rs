@@ -5,7 +5,8 @@ use super::pencil::{Pencil, UNITS, bit};
 use super::step::{Candidate, LogicStep, Technique};
 
 /// The first fish of `size` lines that removes a candidate.
-pub(super) fn fish(pencil: &Pencil, size: u32, technique: Technique) -> Option<LogicStep> {
+pub(super) fn fish(pencil: &Pencil, size: u32, technique: Technique) -> Vec<LogicStep> {
+    let mut found = Vec::new();
     for digit in 1..=9u8 {
         // Rows as bases (covers: columns), then columns as bases.
         for (bases, covers) in [(0usize, 9usize), (9, 0)] {
@@ -39,7 +40,7 @@ pub(super) fn fish(pencil: &Pencil, size: u32, technique: Technique) -> Option<L
                         })
                         .map(|cell| (cell, digit))
                         .collect();
-                    return Some(LogicStep {
+                    found.push(LogicStep {
                         technique,
                         pattern,
                         placements: Vec::new(),
@@ -49,5 +50,5 @@ pub(super) fn fish(pencil: &Pencil, size: u32, technique: Technique) -> Option<L
             }
         }
     }
-    None
+    found
 }

@@ -12,14 +12,11 @@ fn cells_at(unit: usize, places: u16) -> Vec<usize> {
         .collect()
 }
 
-/// The first intersection of a unit in `bases` with a unit of the other kind
+/// Every intersection of a unit in `bases` with a unit of the other kind
 /// that holds every place of a digit in the base and still has the digit
 /// elsewhere: the rest of the other unit loses it.
-fn locked(
-    pencil: &Pencil,
-    bases: std::ops::Range<usize>,
-    technique: Technique,
-) -> Option<LogicStep> {
+fn locked(pencil: &Pencil, bases: std::ops::Range<usize>, technique: Technique) -> Vec<LogicStep> {
+    let mut found = Vec::new();
     for base in bases {
         for digit in 1..=9 {
             let places = pencil.places(base, digit);
@@ -39,7 +36,7 @@ fn locked(
                     .map(|c| (c, digit))
                     .collect();
                 if !eliminations.is_empty() {
-                    return Some(LogicStep {
+                    found.push(LogicStep {
                         technique,
                         pattern: cells.iter().map(|&c| (c, digit)).collect(),
                         placements: Vec::new(),
@@ -49,15 +46,15 @@ fn locked(
             }
         }
     }
-    None
+    found
 }
 
 /// Pointing: a box's places for a digit on one row or column.
-pub(super) fn pointing(pencil: &Pencil) -> Option<LogicStep> {
+pub(super) fn pointing(pencil: &Pencil) -> Vec<LogicStep> {
     locked(pencil, 18..27, Technique::Pointing)
 }
 
 /// Claiming: a row's or column's places for a digit in one box.
-pub(super) fn claiming(pencil: &Pencil) -> Option<LogicStep> {
+pub(super) fn claiming(pencil: &Pencil) -> Vec<LogicStep> {
     locked(pencil, 0..18, Technique::Claiming)
 }

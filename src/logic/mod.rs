@@ -6,10 +6,12 @@
 //!
 //! - `pencil`: the pencil-mark grid, units and peers;
 //! - `step`: techniques with their ratings, and `LogicStep`;
-//! - `singles`, `intersections`, `subsets`, `fish`: the techniques.
+//! - `singles`, `intersections`, `subsets`, `fish`, `wings`: the techniques.
 //!
-//! Work in progress (issue 14): the ladder stops at hidden quads; the "direct"
-//! forms, wings, uniqueness, chains and forcing chains are still to come.
+//! Work in progress (issue 14): the ladder has Sudoku Explainer's techniques up
+//! to 5.4 but uniqueness (4.5-5.0) and BUG (5.6-6.0); aligned pair exclusion,
+//! chains, forcing chains and Nishio are still to come, and so are the rating's
+//! complexity modifiers (larger wings and fish).
 
 mod fish;
 mod intersections;
@@ -17,6 +19,7 @@ mod pencil;
 mod singles;
 mod step;
 mod subsets;
+mod wings;
 
 pub use pencil::{BadPencil, Pencil};
 pub use step::{Candidate, LogicStep, Technique};
@@ -33,22 +36,43 @@ pub fn next_step(pencil: &Pencil) -> Option<LogicStep> {
 /// The first step of `technique` on `pencil`.
 pub fn find(pencil: &Pencil, technique: Technique) -> Option<LogicStep> {
     use Technique::*;
+    let first = |steps: Vec<LogicStep>| steps.into_iter().next();
     match technique {
+        FullHouse => singles::full_house(pencil),
         HiddenSingleBox => singles::hidden_single(pencil, true),
         HiddenSingleLine => singles::hidden_single(pencil, false),
         NakedSingle => singles::naked_single(pencil),
-        Pointing => intersections::pointing(pencil),
-        Claiming => intersections::claiming(pencil),
-        NakedPair => subsets::naked(pencil, 2, technique),
-        NakedTriple => subsets::naked(pencil, 3, technique),
-        NakedQuad => subsets::naked(pencil, 4, technique),
-        HiddenPair => subsets::hidden(pencil, 2, technique),
-        HiddenTriple => subsets::hidden(pencil, 3, technique),
-        HiddenQuad => subsets::hidden(pencil, 4, technique),
-        XWing => fish::fish(pencil, 2, technique),
-        Swordfish => fish::fish(pencil, 3, technique),
-        Jellyfish => fish::fish(pencil, 4, technique),
+        DirectPointing => direct(pencil, intersections::pointing(pencil), technique),
+        DirectClaiming => direct(pencil, intersections::claiming(pencil), technique),
+        DirectHiddenPair => direct(pencil, subsets::hidden(pencil, 2, technique), technique),
+        DirectHiddenTriple => direct(pencil, subsets::hidden(pencil, 3, technique), technique),
+        Pointing => first(intersections::pointing(pencil)),
+        Claiming => first(intersections::claiming(pencil)),
+        NakedPair => first(subsets::naked(pencil, 2, technique)),
+        NakedTriple => first(subsets::naked(pencil, 3, technique)),
+        NakedQuad => first(subsets::naked(pencil, 4, technique)),
+        HiddenPair => first(subsets::hidden(pencil, 2, technique)),
+        HiddenTriple => first(subsets::hidden(pencil, 3, technique)),
+        HiddenQuad => first(subsets::hidden(pencil, 4, technique)),
+        XWing => first(fish::fish(pencil, 2, technique)),
+        Swordfish => first(fish::fish(pencil, 3, technique)),
+        Jellyfish => first(fish::fish(pencil, 4, technique)),
+        XyWing => first(wings::wings(pencil, false, technique)),
+        XyzWing => first(wings::wings(pencil, true, technique)),
     }
+}
+
+/// The first of `steps` whose eliminations leave a hidden single, as a step of
+/// `technique` that makes them and places the single.
+fn direct(pencil: &Pencil, steps: Vec<LogicStep>, technique: Technique) -> Option<LogicStep> {
+    steps.into_iter().find_map(|step| {
+        let single = singles::revealed_single(pencil, &step)?;
+        Some(LogicStep {
+            technique,
+            placements: vec![single],
+            ..step
+        })
+    })
 }
 
 /// Applies a step's placements and eliminations.

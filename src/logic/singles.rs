@@ -45,3 +45,48 @@ pub(super) fn naked_single(pencil: &Pencil) -> Option<LogicStep> {
         })
     })
 }
+
+/// The first unit with one empty cell left: its missing digit goes there.
+pub(super) fn full_house(pencil: &Pencil) -> Option<LogicStep> {
+    UNITS.iter().find_map(|unit| {
+        let mut empty = unit
+            .iter()
+            .map(|&c| usize::from(c))
+            .filter(|&c| pencil.value(c) == 0);
+        let cell = empty.next()?;
+        if empty.next().is_some() {
+            return None;
+        }
+        let digit = pencil.candidates(cell);
+        (digit.count_ones() == 1).then(|| {
+            let digit = digit.trailing_zeros() as u8 + 1;
+            LogicStep {
+                technique: Technique::FullHouse,
+                pattern: vec![(cell, digit)],
+                placements: vec![(cell, digit)],
+                eliminations: Vec::new(),
+            }
+        })
+    })
+}
+
+/// The hidden single that `step`'s eliminations leave, if any: a unit holding an
+/// eliminated cell where an eliminated digit had two places or more and has one.
+pub(super) fn revealed_single(pencil: &Pencil, step: &LogicStep) -> Option<(usize, u8)> {
+    let mut after = pencil.clone();
+    for &(cell, digit) in &step.eliminations {
+        after.eliminate(cell, digit);
+    }
+    for (unit, cells) in UNITS.iter().enumerate() {
+        for &(cell, digit) in &step.eliminations {
+            if !cells.contains(&(cell as u8)) || pencil.holds(unit, digit) {
+                continue;
+            }
+            let places = after.places(unit, digit);
+            if places.count_ones() == 1 && pencil.places(unit, digit).count_ones() > 1 {
+                return Some((usize::from(cells[places.trailing_zeros() as usize]), digit));
+            }
+        }
+    }
+    None
+}

@@ -7,12 +7,22 @@ use crate::board::{Cell, CellName};
 /// The techniques of the ladder, easiest first, with Sudoku Explainer's ratings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Technique {
+    /// The last empty cell of a row, column or box.
+    FullHouse,
     /// The last place of a digit in a box.
     HiddenSingleBox,
     /// The last place of a digit in a row or column.
     HiddenSingleLine,
+    /// Pointing whose eliminations leave a hidden single, placed at once.
+    DirectPointing,
+    /// Claiming whose eliminations leave a hidden single, placed at once.
+    DirectClaiming,
+    /// A hidden pair whose eliminations leave a hidden single, placed at once.
+    DirectHiddenPair,
     /// The last candidate of a cell.
     NakedSingle,
+    /// A hidden triple whose eliminations leave a hidden single, placed at once.
+    DirectHiddenTriple,
     /// A box's candidates for a digit all in one row or column: the rest of that
     /// line loses the digit.
     Pointing,
@@ -31,6 +41,11 @@ pub enum Technique {
     Swordfish,
     /// Three digits of a unit confined to the same three cells.
     HiddenTriple,
+    /// A two-candidate pivot and two pincers that force a digit out of the
+    /// cells seeing both pincers.
+    XyWing,
+    /// An XY-Wing whose pivot also holds the forced digit.
+    XyzWing,
     /// Four cells of a unit holding four candidates between them.
     NakedQuad,
     /// X-Wing over four lines.
@@ -41,10 +56,15 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique of the ladder, in the order the solver tries them.
-    pub const LADDER: [Technique; 14] = [
+    pub const LADDER: [Technique; 21] = [
+        Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
+        Technique::DirectPointing,
+        Technique::DirectClaiming,
+        Technique::DirectHiddenPair,
         Technique::NakedSingle,
+        Technique::DirectHiddenTriple,
         Technique::Pointing,
         Technique::Claiming,
         Technique::NakedPair,
@@ -53,6 +73,8 @@ impl Technique {
         Technique::NakedTriple,
         Technique::Swordfish,
         Technique::HiddenTriple,
+        Technique::XyWing,
+        Technique::XyzWing,
         Technique::NakedQuad,
         Technique::Jellyfish,
         Technique::HiddenQuad,
@@ -61,9 +83,14 @@ impl Technique {
     /// The rating of a step of this technique on the Sudoku Explainer scale.
     pub fn rating(self) -> f64 {
         match self {
+            Technique::FullHouse => 1.0,
             Technique::HiddenSingleBox => 1.2,
             Technique::HiddenSingleLine => 1.5,
+            Technique::DirectPointing => 1.7,
+            Technique::DirectClaiming => 1.9,
+            Technique::DirectHiddenPair => 2.0,
             Technique::NakedSingle => 2.3,
+            Technique::DirectHiddenTriple => 2.5,
             Technique::Pointing => 2.6,
             Technique::Claiming => 2.8,
             Technique::NakedPair => 3.0,
@@ -72,6 +99,8 @@ impl Technique {
             Technique::NakedTriple => 3.6,
             Technique::Swordfish => 3.8,
             Technique::HiddenTriple => 4.0,
+            Technique::XyWing => 4.2,
+            Technique::XyzWing => 4.4,
             Technique::NakedQuad => 5.0,
             Technique::Jellyfish => 5.2,
             Technique::HiddenQuad => 5.4,
@@ -81,9 +110,14 @@ impl Technique {
     /// The technique's name as the API and the command line give it.
     pub fn name(self) -> &'static str {
         match self {
+            Technique::FullHouse => "full house",
             Technique::HiddenSingleBox => "hidden single (box)",
             Technique::HiddenSingleLine => "hidden single (row or column)",
+            Technique::DirectPointing => "direct pointing",
+            Technique::DirectClaiming => "direct claiming",
+            Technique::DirectHiddenPair => "direct hidden pair",
             Technique::NakedSingle => "naked single",
+            Technique::DirectHiddenTriple => "direct hidden triple",
             Technique::Pointing => "pointing",
             Technique::Claiming => "claiming",
             Technique::NakedPair => "naked pair",
@@ -92,6 +126,8 @@ impl Technique {
             Technique::NakedTriple => "naked triple",
             Technique::Swordfish => "swordfish",
             Technique::HiddenTriple => "hidden triple",
+            Technique::XyWing => "xy-wing",
+            Technique::XyzWing => "xyz-wing",
             Technique::NakedQuad => "naked quad",
             Technique::Jellyfish => "jellyfish",
             Technique::HiddenQuad => "hidden quad",

@@ -9,7 +9,8 @@ fn combinations(size: u32) -> impl Iterator<Item = u16> {
 }
 
 /// The first naked subset of `size` cells in a unit that removes a candidate.
-pub(super) fn naked(pencil: &Pencil, size: u32, technique: Technique) -> Option<LogicStep> {
+pub(super) fn naked(pencil: &Pencil, size: u32, technique: Technique) -> Vec<LogicStep> {
+    let mut found = Vec::new();
     for unit in UNITS {
         let candidates: Vec<Digits> = unit
             .iter()
@@ -38,7 +39,7 @@ pub(super) fn naked(pencil: &Pencil, size: u32, technique: Technique) -> Option<
                         digits(candidates[at]).map(move |digit| (cell, digit))
                     })
                     .collect();
-                return Some(LogicStep {
+                found.push(LogicStep {
                     technique,
                     pattern,
                     placements: Vec::new(),
@@ -47,11 +48,12 @@ pub(super) fn naked(pencil: &Pencil, size: u32, technique: Technique) -> Option<
             }
         }
     }
-    None
+    found
 }
 
 /// The first hidden subset of `size` digits in a unit that removes a candidate.
-pub(super) fn hidden(pencil: &Pencil, size: u32, technique: Technique) -> Option<LogicStep> {
+pub(super) fn hidden(pencil: &Pencil, size: u32, technique: Technique) -> Vec<LogicStep> {
+    let mut found = Vec::new();
     for (index, unit) in UNITS.iter().enumerate() {
         let places: Vec<u16> = (1..=9).map(|digit| pencil.places(index, digit)).collect();
         for set in combinations(size) {
@@ -75,7 +77,7 @@ pub(super) fn hidden(pencil: &Pencil, size: u32, technique: Technique) -> Option
                 let pattern = in_cells
                     .flat_map(|cell| digits(pencil.candidates(cell) & kept).map(move |d| (cell, d)))
                     .collect();
-                return Some(LogicStep {
+                found.push(LogicStep {
                     technique,
                     pattern,
                     placements: Vec::new(),
@@ -84,5 +86,5 @@ pub(super) fn hidden(pencil: &Pencil, size: u32, technique: Technique) -> Option
             }
         }
     }
-    None
+    found
 }

@@ -1,0 +1,66 @@
+//! XY-Wing and XYZ-Wing: a pivot cell and two pincers among its peers, which
+//! between them force a digit `z` into one of the pincers (or the pivot): every
+//! cell that sees all of them loses `z`.
+
+use super::pencil::{Digits, PEERS, Pencil, bit, digits};
+use super::step::{Candidate, LogicStep, Technique};
+use crate::board::CELLS;
+
+fn sees(a: usize, b: usize) -> bool {
+    PEERS[a].contains(&(b as u8))
+}
+
+/// Every XY-Wing (`with_pivot` false: the pivot holds x and y) or XYZ-Wing
+/// (true: the pivot holds x, y and z) that removes a candidate.
+pub(super) fn wings(pencil: &Pencil, with_pivot: bool, technique: Technique) -> Vec<LogicStep> {
+    let mut found = Vec::new();
+    let size = if with_pivot { 3 } else { 2 };
+    for (pivot, peers) in PEERS.iter().enumerate() {
+        let held = pencil.candidates(pivot);
+        if held.count_ones() != size {
+            continue;
+        }
+        let pincers: Vec<usize> = peers
+            .iter()
+            .map(|&c| usize::from(c))
+            .filter(|&c| pencil.candidates(c).count_ones() == 2)
+            .collect();
+        for (i, &a) in pincers.iter().enumerate() {
+            for &b in &pincers[i + 1..] {
+                let (ca, cb) = (pencil.candidates(a), pencil.candidates(b));
+                let z: Digits = ca & cb;
+                if ca == cb || z.count_ones() != 1 {
+                    continue;
+                }
+                let fits = if with_pivot {
+                    (ca | cb) == held
+                } else {
+                    (ca | cb) & !z == held && held & z == 0
+                };
+                if !fits {
+                    continue;
+                }
+                let digit = z.trailing_zeros() as u8 + 1;
+                let eliminations: Vec<Candidate> = (0..CELLS)
+                    .filter(|&c| c != a && c != b && c != pivot)
+                    .filter(|&c| sees(c, a) && sees(c, b) && (!with_pivot || sees(c, pivot)))
+                    .filter(|&c| pencil.candidates(c) & bit(digit) != 0)
+                    .map(|c| (c, digit))
+                    .collect();
+                if !eliminations.is_empty() {
+                    let pattern = [pivot, a, b]
+                        .into_iter()
+                        .flat_map(|c| digits(pencil.candidates(c)).map(move |d| (c, d)))
+                        .collect();
+                    found.push(LogicStep {
+                        technique,
+                        pattern,
+                        placements: Vec::new(),
+                        eliminations,
+                    });
+                }
+            }
+        }
+    }
+    found
+}
