@@ -1,0 +1,26 @@
+//! Rates puzzles with the logical solver (work in progress): one puzzle a line on
+//! stdin, one line out: the rating, the hardest technique, and whether the ladder
+//! solved it alone. For comparisons with Sudoku Explainer's `serate`.
+
+use std::io::BufRead;
+
+fn main() {
+    for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+        let Ok(board) = sudokud::board::Board::parse(line.trim()) else {
+            println!("error");
+            continue;
+        };
+        let explained = sudokud::logic::explain(&board);
+        let hardest = explained
+            .steps
+            .iter()
+            .max_by(|a, b| a.technique.rating().total_cmp(&b.technique.rating()))
+            .map_or("-", |step| step.technique.name());
+        println!(
+            "{:.1} {} {}",
+            explained.rating,
+            if explained.solved() { "solved" } else { "stuck" },
+            hardest
+        );
+    }
+}
