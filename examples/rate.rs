@@ -19,7 +19,11 @@ fn main() {
         println!(
             "{:.1} {} {}",
             explained.rating,
-            if explained.solved() { "solved" } else { "stuck" },
+            if explained.solved() {
+                "solved"
+            } else {
+                "stuck"
+            },
             hardest
         );
     }

@@ -209,3 +209,43 @@ fn direct_pointing_places_the_single_its_eliminations_leave() {
     assert_eq!(step.placements, [(cell(1, 3), 1)]);
     assert!(step.eliminations.contains(&(cell(0, 3), 1)));
 }
+
+#[test]
+fn a_skyscraper_clears_the_cells_seeing_both_ends() {
+    // Digit 4: column 2 only in rows 2 and 9, column 4 only in rows 1 and 9.
+    let mut removes: Vec<(usize, &str)> = (0..9)
+        .filter(|&r| r != 1 && r != 8)
+        .map(|r| (cell(r, 1), "4"))
+        .collect();
+    removes.extend(
+        (0..9)
+            .filter(|&r| r != 0 && r != 8)
+            .map(|r| (cell(r, 3), "4")),
+    );
+    let pencil = grid(&removes);
+    let step = logic::find(&pencil, Technique::Skyscraper).unwrap();
+    let mut got = step.eliminations;
+    got.sort_unstable();
+    assert_eq!(
+        got,
+        [cell(0, 0), cell(0, 2), cell(1, 4), cell(1, 5)].map(|c| (c, 4))
+    );
+    assert_eq!(logic::find(&pencil, Technique::XWing), None);
+}
+
+#[test]
+fn a_two_string_kite_clears_the_cell_seeing_both_ends() {
+    // Digit 5: row 1 only in columns 2 and 7, column 1 only in rows 2 and 8; r1c2
+    // and r2c1 share box 1, so r1c7 or r8c1 holds 5 and r8c7 loses it.
+    let mut removes: Vec<(usize, &str)> = (0..9)
+        .filter(|&c| c != 1 && c != 6)
+        .map(|c| (cell(0, c), "5"))
+        .collect();
+    removes.extend(
+        (0..9)
+            .filter(|&r| r != 1 && r != 7)
+            .map(|r| (cell(r, 0), "5")),
+    );
+    let step = logic::find(&grid(&removes), Technique::TwoStringKite).unwrap();
+    assert_eq!(step.eliminations, [(cell(7, 6), 5)]);
+}

@@ -6,7 +6,7 @@
 //!
 //! - `pencil`: the pencil-mark grid, units and peers;
 //! - `step`: techniques with their ratings, and `LogicStep`;
-//! - `singles`, `intersections`, `subsets`, `fish`, `wings`: the techniques.
+//! - `singles`, `intersections`, `subsets`, `fish`, `links`, `wings`: the techniques.
 //!
 //! Work in progress (issue 14): the ladder has Sudoku Explainer's techniques up
 //! to 5.4 but uniqueness (4.5-5.0) and BUG (5.6-6.0); aligned pair exclusion,
@@ -15,6 +15,7 @@
 
 mod fish;
 mod intersections;
+mod links;
 mod pencil;
 mod singles;
 mod step;
@@ -57,6 +58,8 @@ pub fn find(pencil: &Pencil, technique: Technique) -> Option<LogicStep> {
         XWing => first(fish::fish(pencil, 2, technique)),
         Swordfish => first(fish::fish(pencil, 3, technique)),
         Jellyfish => first(fish::fish(pencil, 4, technique)),
+        Skyscraper => first(links::two_links(pencil, false, technique)),
+        TwoStringKite => first(links::two_links(pencil, true, technique)),
         XyWing => first(wings::wings(pencil, false, technique)),
         XyzWing => first(wings::wings(pencil, true, technique)),
     }

@@ -41,6 +41,10 @@ pub enum Technique {
     Swordfish,
     /// Three digits of a unit confined to the same three cells.
     HiddenTriple,
+    /// Two strong links in parallel lines joined across them.
+    Skyscraper,
+    /// A strong link in a row and one in a column, joined in a box.
+    TwoStringKite,
     /// A two-candidate pivot and two pincers that force a digit out of the
     /// cells seeing both pincers.
     XyWing,
@@ -56,7 +60,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique of the ladder, in the order the solver tries them.
-    pub const LADDER: [Technique; 21] = [
+    pub const LADDER: [Technique; 23] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -73,6 +77,8 @@ impl Technique {
         Technique::NakedTriple,
         Technique::Swordfish,
         Technique::HiddenTriple,
+        Technique::Skyscraper,
+        Technique::TwoStringKite,
         Technique::XyWing,
         Technique::XyzWing,
         Technique::NakedQuad,
@@ -99,6 +105,8 @@ impl Technique {
             Technique::NakedTriple => 3.6,
             Technique::Swordfish => 3.8,
             Technique::HiddenTriple => 4.0,
+            Technique::Skyscraper => 4.0,
+            Technique::TwoStringKite => 4.1,
             Technique::XyWing => 4.2,
             Technique::XyzWing => 4.4,
             Technique::NakedQuad => 5.0,
@@ -126,6 +134,8 @@ impl Technique {
             Technique::NakedTriple => "naked triple",
             Technique::Swordfish => "swordfish",
             Technique::HiddenTriple => "hidden triple",
+            Technique::Skyscraper => "skyscraper",
+            Technique::TwoStringKite => "2-string kite",
             Technique::XyWing => "xy-wing",
             Technique::XyzWing => "xyz-wing",
             Technique::NakedQuad => "naked quad",

@@ -1,0 +1,88 @@
+//! Single-digit patterns of two strong links (a unit where a digit has exactly
+//! two places) joined by a weak one: A=B-C=D, so A or D holds the digit and
+//! every cell seeing both loses it. Skyscraper: both strong links in parallel
+//! lines, B and C sharing a line across them; 2-String Kite: one in a row, one in
+//! a column, B and C sharing a box.
+
+use super::pencil::{PEERS, Pencil, UNITS, bit};
+use super::step::{Candidate, LogicStep, Technique};
+use crate::board::{CELLS, box_of, col_of, row_of};
+
+/// The strong links of `digit` in rows (`rows`) or columns: their two cells.
+fn strong_links(pencil: &Pencil, digit: u8, rows: bool) -> Vec<(usize, usize)> {
+    let units = if rows { 0..9 } else { 9..18 };
+    units
+        .filter_map(|unit| {
+            let places = pencil.places(unit, digit);
+            (places.count_ones() == 2).then(|| {
+                let first = places.trailing_zeros() as usize;
+                let second = 15 - (places.leading_zeros() as usize);
+                (
+                    usize::from(UNITS[unit][first]),
+                    usize::from(UNITS[unit][second]),
+                )
+            })
+        })
+        .collect()
+}
+
+fn sees(a: usize, b: usize) -> bool {
+    PEERS[a].contains(&(b as u8))
+}
+
+/// Every Skyscraper (`kite` false) or 2-String Kite (true) that removes a candidate.
+pub(super) fn two_links(pencil: &Pencil, kite: bool, technique: Technique) -> Vec<LogicStep> {
+    let mut found = Vec::new();
+    for digit in 1..=9u8 {
+        let rows = strong_links(pencil, digit, true);
+        let cols = strong_links(pencil, digit, false);
+        let pairs: Vec<((usize, usize), (usize, usize))> = if kite {
+            rows.iter()
+                .flat_map(|&r| cols.iter().map(move |&c| (r, c)))
+                .collect()
+        } else {
+            let same = |links: &[(usize, usize)]| -> Vec<_> {
+                links
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, &l)| links[i + 1..].iter().map(move |&m| (l, m)))
+                    .collect()
+            };
+            [same(&rows), same(&cols)].concat()
+        };
+        for ((p, q), (r, s)) in pairs {
+            for (a, b, c, d) in [(p, q, r, s), (q, p, r, s), (p, q, s, r), (q, p, s, r)] {
+                let distinct = [a, b, c, d]
+                    .iter()
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len()
+                    == 4;
+                let joined = if kite {
+                    box_of(b) == box_of(c)
+                } else {
+                    // Parallel links: B and C share the crossing line, A and D do not.
+                    let same_line =
+                        |x: usize, y: usize| row_of(x) == row_of(y) || col_of(x) == col_of(y);
+                    same_line(b, c) && !same_line(a, d)
+                };
+                if !distinct || !joined || !sees(b, c) {
+                    continue;
+                }
+                let eliminations: Vec<Candidate> = (0..CELLS)
+                    .filter(|&x| ![a, b, c, d].contains(&x))
+                    .filter(|&x| sees(x, a) && sees(x, d) && pencil.candidates(x) & bit(digit) != 0)
+                    .map(|x| (x, digit))
+                    .collect();
+                if !eliminations.is_empty() {
+                    found.push(LogicStep {
+                        technique,
+                        pattern: [a, b, c, d].map(|x| (x, digit)).to_vec(),
+                        placements: Vec::new(),
+                        eliminations,
+                    });
+                }
+            }
+        }
+    }
+    found
+}
