@@ -43,10 +43,20 @@ pub fn find(pencil: &Pencil, technique: Technique) -> Option<LogicStep> {
         HiddenSingleBox => singles::hidden_single(pencil, true),
         HiddenSingleLine => singles::hidden_single(pencil, false),
         NakedSingle => singles::naked_single(pencil),
-        DirectPointing => direct(pencil, intersections::pointing(pencil), technique),
-        DirectClaiming => direct(pencil, intersections::claiming(pencil), technique),
-        DirectHiddenPair => direct(pencil, subsets::hidden(pencil, 2, technique), technique),
-        DirectHiddenTriple => direct(pencil, subsets::hidden(pencil, 3, technique), technique),
+        DirectPointing => direct(pencil, intersections::pointing(pencil), technique, 18..27),
+        DirectClaiming => direct(pencil, intersections::claiming(pencil), technique, 18..27),
+        DirectHiddenPair => direct(
+            pencil,
+            subsets::hidden(pencil, 2, technique),
+            technique,
+            0..27,
+        ),
+        DirectHiddenTriple => direct(
+            pencil,
+            subsets::hidden(pencil, 3, technique),
+            technique,
+            0..27,
+        ),
         Pointing => first(intersections::pointing(pencil)),
         Claiming => first(intersections::claiming(pencil)),
         NakedPair => first(subsets::naked(pencil, 2, technique)),
@@ -65,11 +75,18 @@ pub fn find(pencil: &Pencil, technique: Technique) -> Option<LogicStep> {
     }
 }
 
-/// The first of `steps` whose eliminations leave a hidden single, as a step of
-/// `technique` that makes them and places the single.
-fn direct(pencil: &Pencil, steps: Vec<LogicStep>, technique: Technique) -> Option<LogicStep> {
+/// The first of `steps` whose eliminations leave a hidden single in one of
+/// `units`, as a step of `technique` that makes them and places the single.
+/// Pointing and claiming count singles in boxes only: that is what agrees with
+/// Sudoku Explainer's direct forms (measured against `serate`).
+fn direct(
+    pencil: &Pencil,
+    steps: Vec<LogicStep>,
+    technique: Technique,
+    units: std::ops::Range<usize>,
+) -> Option<LogicStep> {
     steps.into_iter().find_map(|step| {
-        let single = singles::revealed_single(pencil, &step)?;
+        let single = singles::revealed_single(pencil, &step, units.clone())?;
         Some(LogicStep {
             technique,
             placements: vec![single],

@@ -72,12 +72,20 @@ pub(super) fn full_house(pencil: &Pencil) -> Option<LogicStep> {
 
 /// The hidden single that `step`'s eliminations leave, if any: a unit holding an
 /// eliminated cell where an eliminated digit had two places or more and has one.
-pub(super) fn revealed_single(pencil: &Pencil, step: &LogicStep) -> Option<(usize, u8)> {
+pub(super) fn revealed_single(
+    pencil: &Pencil,
+    step: &LogicStep,
+    units: std::ops::Range<usize>,
+) -> Option<(usize, u8)> {
     let mut after = pencil.clone();
     for &(cell, digit) in &step.eliminations {
         after.eliminate(cell, digit);
     }
-    for (unit, cells) in UNITS.iter().enumerate() {
+    for (unit, cells) in UNITS
+        .iter()
+        .enumerate()
+        .filter(|(unit, _)| units.contains(unit))
+    {
         for &(cell, digit) in &step.eliminations {
             if !cells.contains(&(cell as u8)) || pencil.holds(unit, digit) {
                 continue;
