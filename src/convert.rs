@@ -1,7 +1,9 @@
 //! The one place where engine types and protobuf (`pb`) types meet. Knows nothing of
 //! tonic statuses: callers decide what an unknown value means for them.
 
-use crate::board::{Board, col_of, row_of};
+use crate::board::{Board, CellName, col_of, row_of};
+use crate::generate::{Generated, Symmetry};
+use crate::logic::{LogicStep, Rating};
 use crate::pb;
 use crate::solver::{Algorithm, Event, Mode, Reason, Report, Stats, Step};
 
@@ -183,6 +185,147 @@ pub fn finished_message(report: &Report) -> pb::SolveStepsResponse {
             solution,
             stats: Some(stats_to_pb(&report.stats)),
         })),
+    }
+}
+
+/// A candidate (a cell and a digit) as the API gives it.
+pub fn candidate_to_pb((cell, digit): crate::logic::Candidate) -> pb::Candidate {
+    pb::Candidate {
+        row: row_of(cell) as u32,
+        col: col_of(cell) as u32,
+        digit: u32::from(digit),
+    }
+}
+
+/// A logical step as the `seq`-th step of an explanation.
+pub fn logic_step_to_pb(seq: u64, step: &LogicStep) -> pb::LogicStep {
+    let candidates = |list: &[crate::logic::Candidate]| {
+        list.iter()
+            .copied()
+            .map(candidate_to_pb)
+            .collect::<Vec<_>>()
+    };
+    pb::LogicStep {
+        technique: step.technique.name().to_owned(),
+        placements: candidates(&step.placements),
+        eliminations: candidates(&step.eliminations),
+        pattern: candidates(&step.pattern),
+        rating: step.technique.rating(),
+        description: step.to_string(),
+        seq,
+        by_search: false,
+    }
+}
+
+/// A step the search made: it places `placements`, taken from the solution.
+pub fn search_step_to_pb(seq: u64, placements: &[crate::logic::Candidate]) -> pb::LogicStep {
+    let names: Vec<String> = placements
+        .iter()
+        .map(|&(cell, digit)| format!("{}={digit}", CellName(cell)))
+        .collect();
+    pb::LogicStep {
+        technique: "search".to_owned(),
+        placements: placements.iter().copied().map(candidate_to_pb).collect(),
+        description: format!("search: place {}", names.join(" ")),
+        seq,
+        by_search: true,
+        ..pb::LogicStep::default()
+    }
+}
+
+/// The symmetry a request's `symmetry` field asks for; `Err` carries an unknown
+/// value back. `SYMMETRY_UNSPECIFIED` means none.
+pub fn symmetry_from_pb(value: i32) -> Result<Symmetry, i32> {
+    match pb::Symmetry::try_from(value) {
+        Ok(pb::Symmetry::Unspecified) => Ok(Symmetry::None),
+        Ok(pb::Symmetry::Rotate180) => Ok(Symmetry::Rotate180),
+        Ok(pb::Symmetry::Rotate90) => Ok(Symmetry::Rotate90),
+        Ok(pb::Symmetry::Mirror) => Ok(Symmetry::Mirror),
+        Ok(pb::Symmetry::Diagonal) => Ok(Symmetry::Diagonal),
+        Err(_) => Err(value),
+    }
+}
+
+/// The protobuf value of a symmetry.
+pub fn symmetry_to_pb(symmetry: Symmetry) -> pb::Symmetry {
+    match symmetry {
+        Symmetry::None => pb::Symmetry::Unspecified,
+        Symmetry::Rotate180 => pb::Symmetry::Rotate180,
+        Symmetry::Rotate90 => pb::Symmetry::Rotate90,
+        Symmetry::Mirror => pb::Symmetry::Mirror,
+        Symmetry::Diagonal => pb::Symmetry::Diagonal,
+    }
+}
+
+/// The answer to `Rate`: the rating, and the effort of the search that checked
+/// the solution is unique.
+pub fn rate_response(rating: &Rating, search: &Stats) -> pb::RateResponse {
+    pb::RateResponse {
+        rating: rating.value,
+        technique: rating
+            .technique
+            .map_or_else(String::new, |technique| technique.name().to_owned()),
+        level: rating.level().name().to_owned(),
+        counts: rating
+            .counts
+            .iter()
+            .map(|&(technique, count)| pb::TechniqueCount {
+                technique: technique.name().to_owned(),
+                rating: technique.rating(),
+                count,
+            })
+            .collect(),
+        needed_search: !rating.solved,
+        search: Some(stats_to_pb(search)),
+    }
+}
+
+/// The last message of an explanation.
+pub fn explain_finished(solution: &Board, end: &Board, rating: &Rating) -> pb::ExplainResponse {
+    let finished = pb::ExplainFinished {
+        solution: solution.to_line(),
+        rating: rating.value,
+        needed_search: !rating.solved,
+        end: end.to_line(),
+        technique: rating
+            .technique
+            .map_or_else(String::new, |technique| technique.name().to_owned()),
+        level: rating.level().name().to_owned(),
+    };
+    pb::ExplainResponse {
+        event: Some(pb::explain_response::Event::Finished(finished)),
+    }
+}
+
+/// A generated puzzle, rated, as the answer to `Generate`.
+pub fn generate_response(
+    generated: &Generated,
+    rating: &Rating,
+    seed: u64,
+) -> pb::GenerateResponse {
+    pb::GenerateResponse {
+        puzzle: generated.puzzle.to_line(),
+        solution: generated.solution.to_line(),
+        rating: rating.value,
+        level: rating.level().name().to_owned(),
+        technique: rating
+            .technique
+            .map_or_else(String::new, |technique| technique.name().to_owned()),
+        seed,
+        clues: generated.puzzle.filled() as u32,
+    }
+}
+
+/// A `Generate` answer as one message of a `GenerateMany` stream.
+pub fn generate_many_response(one: pb::GenerateResponse) -> pb::GenerateManyResponse {
+    pb::GenerateManyResponse {
+        puzzle: one.puzzle,
+        solution: one.solution,
+        rating: one.rating,
+        level: one.level,
+        technique: one.technique,
+        seed: one.seed,
+        clues: one.clues,
     }
 }
 

@@ -10,7 +10,11 @@
 //! - [`solver`]: the search engines, each a resumable [`solver::Search`] that pauses
 //!   after any step and resumes on any thread; the event [`solver::Sink`] they push
 //!   every placement and backtrack into; the [`solver::Replay`] that follows them.
-//! - [`logic`]: the logical solver (human techniques, ratings); work in progress.
+//! - [`logic`]: the logical solver: human techniques easiest first on a
+//!   pencil-mark grid, each step naming its pattern, and ratings on the Sudoku
+//!   Explainer scale.
+//! - [`generate`]: puzzle generation: random solutions, clues removed by
+//!   symmetric groups while the solution stays unique, seeded.
 //! - [`bench`](mod@bench): engine throughput behind `sudokud bench`, and the puzzle folder the
 //!   tests and benchmarks share.
 //! - [`pb`]: the protobuf types and tonic stubs generated from
@@ -34,7 +38,7 @@
 //!
 //! # Invariants
 //!
-//! - `board`, `solver` and `bench` import std only (`board/parse.rs` adds
+//! - `board`, `solver`, `logic`, `generate` and `bench` import std only (`board/parse.rs` adds
 //!   `memchr`); `convert` names no tonic type. `tests/layout.rs` checks both.
 //! - Statuses are made in `service` (a call's answer) and `server` (what the
 //!   transport turns away before the service sees a call); clients only read them.
@@ -47,6 +51,7 @@ pub mod cli;
 pub mod client;
 pub mod convert;
 pub mod dashboard;
+pub mod generate;
 pub mod load;
 pub mod logic;
 pub mod metrics;

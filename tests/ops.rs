@@ -136,7 +136,10 @@ async fn reflection_lists_and_describes_the_service() {
     let service = &file.service[0];
     assert_eq!(service.name(), "SudokuService");
     let methods: Vec<&str> = service.method.iter().map(|m| m.name()).collect();
-    assert_eq!(methods, ["Solve", "SolveSteps"]);
+    assert_eq!(
+        methods,
+        ["Solve", "SolveSteps", "Explain", "Hint", "Rate", "Generate", "GenerateMany"]
+    );
 }
 
 #[tokio::test]

@@ -143,6 +143,46 @@ impl pb::sudoku_service_server::SudokuService for OneStepServer {
         ];
         Ok(tonic::Response::new(tokio_stream::iter(messages)))
     }
+
+    // The calls beyond the search are not this fake's business.
+    type ExplainStream = tokio_stream::Empty<Result<pb::ExplainResponse, tonic::Status>>;
+
+    async fn explain(
+        &self,
+        _: tonic::Request<pb::ExplainRequest>,
+    ) -> Result<tonic::Response<Self::ExplainStream>, tonic::Status> {
+        Err(tonic::Status::unimplemented("not here"))
+    }
+
+    async fn hint(
+        &self,
+        _: tonic::Request<pb::HintRequest>,
+    ) -> Result<tonic::Response<pb::HintResponse>, tonic::Status> {
+        Err(tonic::Status::unimplemented("not here"))
+    }
+
+    async fn rate(
+        &self,
+        _: tonic::Request<pb::RateRequest>,
+    ) -> Result<tonic::Response<pb::RateResponse>, tonic::Status> {
+        Err(tonic::Status::unimplemented("not here"))
+    }
+
+    async fn generate(
+        &self,
+        _: tonic::Request<pb::GenerateRequest>,
+    ) -> Result<tonic::Response<pb::GenerateResponse>, tonic::Status> {
+        Err(tonic::Status::unimplemented("not here"))
+    }
+
+    type GenerateManyStream = tokio_stream::Empty<Result<pb::GenerateManyResponse, tonic::Status>>;
+
+    async fn generate_many(
+        &self,
+        _: tonic::Request<pb::GenerateManyRequest>,
+    ) -> Result<tonic::Response<Self::GenerateManyStream>, tonic::Status> {
+        Err(tonic::Status::unimplemented("not here"))
+    }
 }
 
 /// Steps off the board (a row whose cell index would overflow included), with a

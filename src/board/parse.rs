@@ -105,6 +105,13 @@ impl Board {
     /// Parses puzzle text: 81 cells row-major, `1`-`9` givens, `.` `0` `_` empty;
     /// whitespace and the grid characters `|`, `-`, `+` are skipped.
     pub fn parse(text: &str) -> Result<Board, PuzzleError> {
+        Board::checked(Board::parse_cells(text)?)
+    }
+
+    /// The cells of puzzle text, as [`Board::parse`] reads them, without the
+    /// check for conflicts (a player's position may hold wrong digits).
+    #[inline]
+    pub fn parse_cells(text: &str) -> Result<[u8; CELLS], PuzzleError> {
         let mut cells = [0u8; CELLS];
         // The common case, 81 cell characters and nothing else: all bytes in one
         // branch-free pass (it vectorizes), checked once at the end.
@@ -116,7 +123,7 @@ impl Board {
                 bad |= not_a_cell;
             }
             if bad == 0 {
-                return Board::checked(cells);
+                return Ok(cells);
             }
             cells = [0; CELLS];
         }
@@ -141,7 +148,7 @@ impl Board {
         if count != CELLS {
             return Err(PuzzleError::WrongCellCount { found: count });
         }
-        Board::checked(cells)
+        Ok(cells)
     }
 }
 

@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::generate::Symmetry;
+use crate::logic::Level;
 use crate::solver::Algorithm;
 
 /// A Sudoku-solving gRPC service.
@@ -37,6 +39,75 @@ pub(super) enum Command {
     /// Watch a solve live: the board and counters redrawn in the terminal, or one
     /// line per step when stdout is not a terminal; then the final grid and stats.
     Watch(WatchArgs),
+    /// Rate puzzles on the Sudoku Explainer scale: one puzzle a line from FILE or
+    /// stdin, one line out: the rating, the level, the hardest technique.
+    Rate(RateArgs),
+    /// Explain puzzles step by step with human techniques, easiest first.
+    Explain(ExplainArgs),
+    /// The next step for a position, and the player's digits that are wrong.
+    Hint(HintArgs),
+    /// Generate unique puzzles, minimal within their symmetry, one a line.
+    Generate(GenerateArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct RateArgs {
+    /// File with one puzzle a line; stdin when absent or `-`.
+    pub(super) file: Option<PathBuf>,
+    /// Worker threads (default: every core). Output stays in input order.
+    #[arg(long)]
+    pub(super) threads: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ExplainArgs {
+    /// File with one puzzle a line; stdin when absent or `-`.
+    pub(super) file: Option<PathBuf>,
+    /// When the techniques run out, give the rest of the solution by search.
+    #[arg(long)]
+    pub(super) finish_by_search: bool,
+    /// Worker threads (default: every core). Output stays in input order.
+    #[arg(long)]
+    pub(super) threads: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct HintArgs {
+    /// The puzzle's givens (81 cells, `.` or `0` for empty).
+    pub(super) puzzle: String,
+    /// The position now: the givens plus the player's digits (default: the givens).
+    pub(super) board: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct GenerateArgs {
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1)]
+    pub(super) count: u64,
+    /// The seed: puzzle i is made from seed + i, so a run is reproducible.
+    #[arg(long, default_value_t = 1)]
+    pub(super) seed: u64,
+    /// A level (its rating range) instead of --min-rating/--max-rating.
+    #[arg(long, value_enum, conflicts_with_all = ["min_rating", "max_rating"])]
+    pub(super) level: Option<LevelArg>,
+    /// The lowest rating wanted.
+    #[arg(long)]
+    pub(super) min_rating: Option<f64>,
+    /// The highest rating wanted.
+    #[arg(long)]
+    pub(super) max_rating: Option<f64>,
+    /// The symmetry of the givens.
+    #[arg(long, value_enum, default_value_t = SymmetryArg(Symmetry::None))]
+    pub(super) symmetry: SymmetryArg,
+    /// Stop taking clues away at a random point: unique, not minimal.
+    #[arg(long)]
+    pub(super) not_minimal: bool,
+    /// Print the rating and level after each puzzle.
+    #[arg(long)]
+    pub(super) rated: bool,
+    /// Worker threads (default: every core). Output stays in seed order.
+    #[arg(long)]
+    pub(super) threads: Option<usize>,
 }
 
 #[derive(Debug, Args)]
@@ -338,5 +409,55 @@ impl ValueEnum for AlgorithmArg {
                 .help("The fastest engine (what ALGORITHM_UNSPECIFIED picks)."),
             Some(algorithm) => PossibleValue::new(algorithm.name()).help(algorithm.summary()),
         })
+    }
+}
+
+/// A symmetry on the command line, by the generator's own names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct SymmetryArg(pub(super) Symmetry);
+
+impl SymmetryArg {
+    /// The generator's symmetry.
+    pub(super) fn engine(self) -> Symmetry {
+        self.0
+    }
+}
+
+impl ValueEnum for SymmetryArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [SymmetryArg; 5] = [
+            SymmetryArg(Symmetry::ALL[0]),
+            SymmetryArg(Symmetry::ALL[1]),
+            SymmetryArg(Symmetry::ALL[2]),
+            SymmetryArg(Symmetry::ALL[3]),
+            SymmetryArg(Symmetry::ALL[4]),
+        ];
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()))
+    }
+}
+
+/// A level on the command line, by the rating's own level names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct LevelArg(pub(super) Level);
+
+impl ValueEnum for LevelArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [LevelArg; 5] = [
+            LevelArg(Level::ALL[0]),
+            LevelArg(Level::ALL[1]),
+            LevelArg(Level::ALL[2]),
+            LevelArg(Level::ALL[3]),
+            LevelArg(Level::ALL[4]),
+        ];
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let (low, high) = self.0.range();
+        Some(PossibleValue::new(self.0.name()).help(format!("ratings {low:.1} to {high:.1}")))
     }
 }

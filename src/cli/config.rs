@@ -5,8 +5,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::args::{AlgorithmArg, ConnectArgs, RpcArg, ServeArgs, SolveArgs};
+use super::args::{AlgorithmArg, ConnectArgs, GenerateArgs, RpcArg, ServeArgs, SolveArgs};
 use crate::client::{ClientTls, Target};
+use crate::logic::RatingRange;
 use crate::server::{Admission, Tls, Transport};
 use crate::service::Limits;
 use crate::solver::Mode;
@@ -147,5 +148,23 @@ impl ServeArgs {
                 handshake_timeout: seconds(self.handshake_timeout_seconds),
             },
         })
+    }
+}
+
+impl GenerateArgs {
+    /// The ratings wanted: the level's range, or the bounds given (each open
+    /// when absent); an error for a bound that is no rating.
+    pub(super) fn range(&self) -> Result<RatingRange, String> {
+        if let Some(level) = self.level {
+            return Ok(RatingRange::of(level.0));
+        }
+        let low = self.min_rating.unwrap_or(0.0);
+        let high = self.max_rating.unwrap_or(f64::MAX);
+        if !(low.is_finite() && low >= 0.0 && high >= low) {
+            return Err(format!(
+                "--min-rating {low} and --max-rating {high}: ratings from 0 up, the lowest first"
+            ));
+        }
+        Ok(RatingRange { low, high })
     }
 }

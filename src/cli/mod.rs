@@ -1,6 +1,7 @@
 //! The command line: `sudokud serve` (the default) runs the gRPC server, `solve`
 //! solves puzzle files locally, `bench` measures the engine, `health`, `load` and
-//! `watch` are clients of a running server.
+//! `watch` are clients of a running server; `rate`, `explain`, `hint` and
+//! `generate` run the logical solver and the generator locally.
 //!
 //! Flags are parsed in two stages: clap fills the raw structs of `args.rs`, and
 //! `config.rs` turns them into the library's rich types (limits, transport,
@@ -15,6 +16,7 @@ mod args;
 mod bench;
 mod config;
 mod health;
+mod human;
 mod load;
 mod serve;
 mod solve;
@@ -34,6 +36,10 @@ pub fn main() -> ExitCode {
         Some(Command::Health(args)) => health::run(args),
         Some(Command::Load(args)) => load::run(args),
         Some(Command::Watch(args)) => watch::run(args),
+        Some(Command::Rate(args)) => human::rate(args),
+        Some(Command::Explain(args)) => human::explain(args),
+        Some(Command::Hint(args)) => human::hint(args),
+        Some(Command::Generate(args)) => human::generate(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

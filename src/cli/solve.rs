@@ -11,14 +11,7 @@ use crate::board::{Board, cell_char, puzzle_lines};
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Search};
 
 pub(super) fn run(args: SolveArgs) -> CliResult {
-    let mut input: Box<dyn BufRead> = match &args.file {
-        Some(path) if path.as_os_str() != "-" => Box::new(io::BufReader::new(
-            std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        )),
-        _ => Box::new(io::stdin().lock()),
-    };
-    let mut text = String::new();
-    input.read_to_string(&mut text)?;
+    let text = read_input(args.file.as_deref())?;
     let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
     let job = Job {
         algorithm: args.algorithm.engine(),
@@ -28,18 +21,40 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
             ..Control::UNTIMED
         },
     };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = threads(args.threads);
     let answers = solve_all(&puzzles, threads, |search, text, out| {
         answer_line(&job, search, text, out);
     });
+    print_all(answers)?;
+    Ok(())
+}
+
+/// The text of `file`, or of stdin when it is absent or `-`.
+pub(super) fn read_input(file: Option<&std::path::Path>) -> io::Result<String> {
+    let mut input: Box<dyn BufRead> = match file {
+        Some(path) if path.as_os_str() != "-" => Box::new(io::BufReader::new(
+            std::fs::File::open(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
+        )),
+        _ => Box::new(io::stdin().lock()),
+    };
+    let mut text = String::new();
+    input.read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// The threads a command asked for, or one per core.
+pub(super) fn threads(asked: Option<usize>) -> usize {
+    asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Writes every answer buffer to stdout, in order.
+pub(super) fn print_all(answers: Vec<Vec<u8>>) -> io::Result<()> {
     let mut out = io::stdout().lock();
     for chunk in answers {
         out.write_all(&chunk)?;
     }
-    out.flush()?;
-    Ok(())
+    out.flush()
 }
 
 /// Puzzles handed to a worker at a time.
@@ -49,12 +64,13 @@ const CHUNK: usize = 256;
 /// stderr when it is a terminal. `answer` appends one line per puzzle to a buffer,
 /// with a state of its thread's to reuse (`T::default()` at first); the result is
 /// the buffers in input order.
-fn solve_all<T, F>(puzzles: &[&str], threads: usize, answer: F) -> Vec<Vec<u8>>
+pub(super) fn solve_all<I, T, F>(puzzles: &[I], threads: usize, answer: F) -> Vec<Vec<u8>>
 where
+    I: Sync,
     T: Default,
-    F: Fn(&mut T, &str, &mut Vec<u8>) + Sync,
+    F: Fn(&mut T, &I, &mut Vec<u8>) + Sync,
 {
-    let chunks: Vec<&[&str]> = puzzles.chunks(CHUNK).collect();
+    let chunks: Vec<&[I]> = puzzles.chunks(CHUNK).collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let results: Vec<Mutex<Vec<u8>>> = chunks.iter().map(|_| Mutex::default()).collect();
@@ -63,8 +79,8 @@ where
         // One worker and nothing to draw: no thread to start.
         let mut out = Vec::with_capacity(puzzles.len() * 82);
         let mut state = T::default();
-        for text in puzzles {
-            answer(&mut state, text, &mut out);
+        for item in puzzles {
+            answer(&mut state, item, &mut out);
         }
         return vec![out];
     }
@@ -78,8 +94,8 @@ where
                         break;
                     };
                     let mut answers = Vec::with_capacity(chunk.len() * 82);
-                    for text in *chunk {
-                        answer(&mut state, text, &mut answers);
+                    for item in *chunk {
+                        answer(&mut state, item, &mut answers);
                     }
                     if let Ok(mut slot) = results[index].lock() {
                         *slot = answers;

@@ -3,6 +3,7 @@
 
 use super::pencil::{Pencil, UNITS, bit};
 use super::step::{Candidate, LogicStep, Technique};
+use crate::board::{box_of, col_of, row_of};
 
 /// The cells of `unit` at the positions `places`.
 fn cells_at(unit: usize, places: u16) -> Vec<usize> {
@@ -24,11 +25,20 @@ fn locked(pencil: &Pencil, bases: std::ops::Range<usize>, technique: Technique) 
                 continue;
             }
             let cells = cells_at(base, places);
-            for (cover, unit) in UNITS.iter().enumerate() {
-                let kind_differs = (cover >= 18) != (base >= 18);
-                if !kind_differs || !cells.iter().all(|c| unit.contains(&(*c as u8))) {
-                    continue;
-                }
+            let first = cells[0];
+            let all_in =
+                |unit_of: fn(usize) -> usize| cells.iter().all(|&c| unit_of(c) == unit_of(first));
+            // The units of the other kind that hold every place.
+            let covers = if base >= 18 {
+                [
+                    all_in(row_of).then_some(row_of(first)),
+                    all_in(col_of).then_some(9 + col_of(first)),
+                ]
+            } else {
+                [all_in(box_of).then_some(18 + box_of(first)), None]
+            };
+            for cover in covers.into_iter().flatten() {
+                let unit = &UNITS[cover];
                 let eliminations: Vec<Candidate> = unit
                     .iter()
                     .map(|&c| usize::from(c))

@@ -6,23 +6,26 @@
 //!
 //! - `pencil`: the pencil-mark grid, units and peers;
 //! - `step`: techniques with their ratings, and `LogicStep`;
+//! - `rating`: a puzzle's rating, the counts per technique, the level names;
 //! - `singles`, `intersections`, `subsets`, `fish`, `links`, `wings`: the techniques.
 //!
-//! Work in progress (issue 14): the ladder has Sudoku Explainer's techniques up
-//! to 5.4 but uniqueness (4.5-5.0) and BUG (5.6-6.0); aligned pair exclusion,
-//! chains, forcing chains and Nishio are still to come, and so are the rating's
-//! complexity modifiers (larger wings and fish).
+//! Not yet on the ladder (issue 14 goes on): uniqueness (4.5-5.0), BUG
+//! (5.6-6.0), aligned pair exclusion, chains, forcing chains and Nishio, and the
+//! rating's complexity modifiers (larger wings and fish); a puzzle that needs
+//! them rates [`BEYOND_LADDER`].
 
 mod fish;
 mod intersections;
 mod links;
 mod pencil;
+mod rating;
 mod singles;
 mod step;
 mod subsets;
 mod wings;
 
 pub use pencil::{BadPencil, Pencil};
+pub use rating::{BEYOND_LADDER, Level, Rating, RatingRange};
 pub use step::{Candidate, LogicStep, Technique};
 
 use crate::board::Board;
@@ -112,8 +115,6 @@ pub struct Explanation {
     pub steps: Vec<LogicStep>,
     /// The grid where the ladder stopped (solved, or stuck).
     pub end: Pencil,
-    /// The rating of the hardest step (0 when there is none).
-    pub rating: f64,
 }
 
 impl Explanation {
@@ -121,24 +122,29 @@ impl Explanation {
     pub fn solved(&self) -> bool {
         self.end.is_solved()
     }
+
+    /// The rating of the solve.
+    pub fn rating(&self) -> Rating {
+        Rating::of(self)
+    }
 }
 
 /// Solves `board` with the ladder until it is solved or no technique applies.
 pub fn explain(board: &Board) -> Explanation {
+    explain_while(board, || true)
+}
+
+/// [`explain`], asking `go_on` before each step (a caller's stop signal or
+/// deadline); a solve it stops ends where it was, neither solved nor stuck.
+pub fn explain_while(board: &Board, mut go_on: impl FnMut() -> bool) -> Explanation {
     let mut pencil = Pencil::new(board);
     let mut steps = Vec::new();
-    let mut rating = 0.0f64;
-    while !pencil.is_solved() {
+    while !pencil.is_solved() && go_on() {
         let Some(step) = next_step(&pencil) else {
             break;
         };
         apply(&mut pencil, &step);
-        rating = rating.max(step.technique.rating());
         steps.push(step);
     }
-    Explanation {
-        steps,
-        end: pencil,
-        rating,
-    }
+    Explanation { steps, end: pencil }
 }

@@ -3,9 +3,18 @@
 use super::pencil::{Digits, Pencil, UNITS, bit, digits};
 use super::step::{Candidate, LogicStep, Technique};
 
-/// The subsets of positions 0..9 with `size` members.
-fn combinations(size: u32) -> impl Iterator<Item = u16> {
-    (0u16..512).filter(move |set| set.count_ones() == size)
+/// The subsets of positions 0..9 with `size` members that lie within `eligible`.
+fn combinations(size: u32, eligible: u16) -> impl Iterator<Item = u16> {
+    (0u16..512).filter(move |set| set & !eligible == 0 && set.count_ones() == size)
+}
+
+/// The positions whose set has from 1 to `size` members: only they can be part
+/// of a subset of `size`.
+fn eligible(sets: &[u16], size: u32) -> u16 {
+    sets.iter()
+        .enumerate()
+        .filter(|(_, set)| (1..=size).contains(&set.count_ones()))
+        .fold(0, |mask, (at, _)| mask | 1 << at)
 }
 
 /// The first naked subset of `size` cells in a unit that removes a candidate.
@@ -16,11 +25,12 @@ pub(super) fn naked(pencil: &Pencil, size: u32, technique: Technique) -> Vec<Log
             .iter()
             .map(|&c| pencil.candidates(usize::from(c)))
             .collect();
-        for set in combinations(size) {
+        let open = eligible(&candidates, size);
+        if open.count_ones() < size {
+            continue;
+        }
+        for set in combinations(size, open) {
             let members = (0..9).filter(|at| set & 1 << at != 0);
-            if members.clone().any(|at| candidates[at] == 0) {
-                continue;
-            }
             let union = members.clone().fold(0, |union, at| union | candidates[at]);
             if union.count_ones() != size {
                 continue;
@@ -56,11 +66,12 @@ pub(super) fn hidden(pencil: &Pencil, size: u32, technique: Technique) -> Vec<Lo
     let mut found = Vec::new();
     for (index, unit) in UNITS.iter().enumerate() {
         let places: Vec<u16> = (1..=9).map(|digit| pencil.places(index, digit)).collect();
-        for set in combinations(size) {
+        let open = eligible(&places, size);
+        if open.count_ones() < size {
+            continue;
+        }
+        for set in combinations(size, open) {
             let members = (0..9usize).filter(|d| set & 1 << d != 0);
-            if members.clone().any(|d| places[d] == 0) {
-                continue;
-            }
             let cells = members.clone().fold(0, |union, d| union | places[d]);
             if cells.count_ones() != size {
                 continue;

@@ -11,10 +11,23 @@
 //! - `tracker`: counters of what runs ([`Tracker`]), behind the caps and metrics.
 //! - `shutdown`: the signal that ends every solve once the grace is over.
 //! - `unary`: `Solve`.
+//! - `outlet`: what every stream's task shares: room for the next message, the
+//!   pace timer, a slot, each ending early when the client leaves, the deadline
+//!   passes or the shutdown grace is over.
 //! - `stream`: `SolveSteps`.
+//! - `compute`: work that is no resumable search (a logical solve, a
+//!   generator's attempts) on the compute pool under a slot, within its bounds.
+//! - `logic`: `Rate` and `Hint`, and the unique-solution check `Explain` shares.
+//! - `explain`: `Explain`, computed at once, streamed batched and paced by a task.
+//! - `generate`: `Generate` and `GenerateMany`.
 
 mod call;
+mod compute;
+mod explain;
+mod generate;
 mod limits;
+mod logic;
+mod outlet;
 mod shutdown;
 mod slots;
 mod stream;
@@ -33,6 +46,8 @@ pub use tracker::Tracker;
 use crate::metrics::Metrics;
 use crate::pb;
 use call::{CallEnd, CallLog};
+use explain::ExplainStream;
+use generate::GenerateStream;
 use slots::{ComputePool, Slots};
 use stream::StepStream;
 
@@ -111,5 +126,65 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         // Until the stream's task takes it over, dropping means the client left.
         let end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
         self.open_stream(request, end).instrument(span).await
+    }
+
+    type ExplainStream = ExplainStream;
+
+    async fn explain(
+        &self,
+        request: Request<pb::ExplainRequest>,
+    ) -> Result<Response<Self::ExplainStream>, Status> {
+        let log = CallLog::new("Explain", request.remote_addr());
+        let span = log.span.clone();
+        let end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
+        self.open_explain(request, end).instrument(span).await
+    }
+
+    async fn hint(
+        &self,
+        request: Request<pb::HintRequest>,
+    ) -> Result<Response<pb::HintResponse>, Status> {
+        let log = CallLog::new("Hint", request.remote_addr());
+        let span = log.span.clone();
+        let mut end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
+        let result = self.hint_unary(request).instrument(span).await;
+        end.set(result.as_ref().map_or_else(Status::code, |_| Code::Ok));
+        result
+    }
+
+    async fn rate(
+        &self,
+        request: Request<pb::RateRequest>,
+    ) -> Result<Response<pb::RateResponse>, Status> {
+        let log = CallLog::new("Rate", request.remote_addr());
+        let span = log.span.clone();
+        let mut end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
+        let result = self.rate_unary(request).instrument(span).await;
+        end.set(result.as_ref().map_or_else(Status::code, |_| Code::Ok));
+        result
+    }
+
+    async fn generate(
+        &self,
+        request: Request<pb::GenerateRequest>,
+    ) -> Result<Response<pb::GenerateResponse>, Status> {
+        let log = CallLog::new("Generate", request.remote_addr());
+        let span = log.span.clone();
+        let mut end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
+        let result = self.generate_unary(request).instrument(span).await;
+        end.set(result.as_ref().map_or_else(Status::code, |_| Code::Ok));
+        result
+    }
+
+    type GenerateManyStream = GenerateStream;
+
+    async fn generate_many(
+        &self,
+        request: Request<pb::GenerateManyRequest>,
+    ) -> Result<Response<Self::GenerateManyStream>, Status> {
+        let log = CallLog::new("GenerateMany", request.remote_addr());
+        let span = log.span.clone();
+        let end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
+        self.open_generate_many(request, end).instrument(span).await
     }
 }

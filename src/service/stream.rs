@@ -16,6 +16,7 @@ use tracing::Instrument;
 use super::call::{
     CallEnd, CallLog, deadline_of, interrupted_status, parse_algorithm, parse_puzzle, solver_failed,
 };
+use super::outlet::{Cut, Outlet};
 use super::slots::{Slot, Slots};
 use super::tracker::{LiveSolve, OpenStream, Tracker};
 use super::{Shutdown, SudokuSolver};
@@ -30,13 +31,11 @@ pub(super) type StepStream = Pin<Box<dyn Stream<Item = Message> + Send>>;
 
 type Message = Result<pb::SolveStepsResponse, Status>;
 
+type Out = Outlet<pb::SolveStepsResponse>;
+
 /// How long a slice of a stream's search may run before it hands its slot over
 /// (only batches of thousands of steps take that long).
 const SLICE: Duration = Duration::from_micros(100);
-
-/// How long the last messages of a stream (the final steps and the closing status)
-/// may wait for a slow client, even past the deadline.
-const CLOSING_GRACE: Duration = Duration::from_secs(1);
 
 impl SudokuSolver {
     /// Checks the request, admits the stream (the open-stream cap; an unpaced stream
@@ -62,24 +61,14 @@ impl SudokuSolver {
         request: Request<pb::SolveStepsRequest>,
         log: &mut CallLog,
     ) -> Result<Admitted, Status> {
-        let cap = Instant::now().checked_add(self.limits.max_stream_duration);
-        let deadline = match (deadline_of(request.metadata()), cap) {
-            (Some(client), Some(cap)) => Some(client.min(cap)),
-            (client, cap) => client.or(cap),
-        };
+        let deadline = self.stream_deadline(deadline_of(request.metadata()));
         let request = request.into_inner();
         let board = parse_puzzle(&request.puzzle)?;
         let algorithm = parse_algorithm(request.algorithm)?;
         log.algorithm(algorithm);
         let pace = Duration::from_millis(u64::from(request.step_interval_ms));
         let paced = !pace.is_zero();
-        let cap = self.limits.max_open_streams;
-        let Some(open) = self.tracker.open_stream(cap, paced) else {
-            self.tracker.metrics.rejected("max_open_streams");
-            return Err(Status::resource_exhausted(format!(
-                "too many open streams: the server's cap of {cap} (--max-open-streams) is reached; retry later"
-            )));
-        };
+        let open = self.admit_open_stream(paced)?;
         // An unpaced stream computes flat out: it is admitted like a unary call.
         // A paced one computes a step now and then, and the cap admits it.
         let first_slot = if paced {
@@ -104,6 +93,26 @@ impl SudokuSolver {
         })
     }
 
+    /// A stream's deadline: the client's, or the stream cap's when sooner.
+    pub(super) fn stream_deadline(&self, client: Option<Instant>) -> Option<Instant> {
+        let cap = Instant::now().checked_add(self.limits.max_stream_duration);
+        match (client, cap) {
+            (Some(client), Some(cap)) => Some(client.min(cap)),
+            (client, cap) => client.or(cap),
+        }
+    }
+
+    /// A place under the open-stream cap, or `RESOURCE_EXHAUSTED`.
+    pub(super) fn admit_open_stream(&self, paced: bool) -> Result<OpenStream, Status> {
+        let cap = self.limits.max_open_streams;
+        self.tracker.open_stream(cap, paced).ok_or_else(|| {
+            self.tracker.metrics.rejected("max_open_streams");
+            Status::resource_exhausted(format!(
+                "too many open streams: the server's cap of {cap} (--max-open-streams) is reached; retry later"
+            ))
+        })
+    }
+
     /// Starts the task of an admitted stream; it closes the call when it ends.
     fn start_stream(&self, admitted: Admitted, mut end: CallEnd) -> Response<StepStream> {
         let Admitted {
@@ -119,7 +128,6 @@ impl SudokuSolver {
             batcher: Batcher::new(admitted.batch),
             algorithm,
             max_steps: admitted.max_steps,
-            deadline: admitted.deadline,
             pace: admitted.pace,
             slots: self.slots.clone(),
             tracker: self.tracker.clone(),
@@ -131,7 +139,13 @@ impl SudokuSolver {
             },
         };
         let first_slot = admitted.first_slot;
-        tokio::spawn(steps.run(started, first_slot, sender).instrument(span));
+        let out = Outlet::new(
+            sender,
+            admitted.deadline,
+            self.shutdown.clone(),
+            self.tracker.clone(),
+        );
+        tokio::spawn(steps.run(started, first_slot, out).instrument(span));
         Response::new(Box::pin(ReceiverStream::new(receiver)))
     }
 }
@@ -154,13 +168,22 @@ struct Steps {
     batcher: Batcher,
     algorithm: Algorithm,
     max_steps: u64,
-    deadline: Option<Instant>,
     /// Pause between steps; zero for as fast as the client reads.
     pace: Duration,
     slots: Slots,
     tracker: Tracker,
     shutdown: Shutdown,
     end: StreamEnd,
+}
+
+impl From<Cut> for End {
+    fn from(cut: Cut) -> End {
+        match cut {
+            Cut::Gone => End::Gone,
+            Cut::Deadline => End::Outcome(Err(Interrupted::DeadlinePassed)),
+            Cut::Shutdown => End::Outcome(Err(Interrupted::Stopped)),
+        }
+    }
 }
 
 /// How a stream comes to its end.
@@ -175,12 +198,7 @@ enum End {
 }
 
 impl Steps {
-    async fn run(
-        mut self,
-        started: pb::SolveStepsResponse,
-        first_slot: Option<Slot>,
-        out: mpsc::Sender<Message>,
-    ) {
+    async fn run(mut self, started: pb::SolveStepsResponse, first_slot: Option<Slot>, out: Out) {
         let end = self.stream(started, first_slot, &out).await;
         let code = self.close(end, &out).await;
         self.end.call.sent(self.batcher.seq);
@@ -193,23 +211,23 @@ impl Steps {
         &mut self,
         started: pb::SolveStepsResponse,
         mut slot: Option<Slot>,
-        out: &mpsc::Sender<Message>,
+        out: &Out,
     ) -> End {
-        match self.room(out).await {
+        match out.room().await {
             Ok(permit) => permit.send(Ok(started)),
-            Err(end) => return end,
+            Err(cut) => return cut.into(),
         }
         let mut next_step = tokio::time::Instant::now();
         loop {
             if !self.pace.is_zero() {
-                if let Err(end) = self.wait_until(next_step, out).await {
-                    return end;
+                if let Err(cut) = out.wait_until(next_step).await {
+                    return cut.into();
                 }
                 next_step = (next_step + self.pace).max(tokio::time::Instant::now());
             }
-            let permit = match self.room(out).await {
+            let permit = match out.room().await {
                 Ok(permit) => permit,
-                Err(end) => return end,
+                Err(cut) => return cut.into(),
             };
             match self.next_batch(&mut slot, out).await {
                 Ok(None) => {
@@ -228,22 +246,22 @@ impl Steps {
     async fn next_batch(
         &mut self,
         slot: &mut Option<Slot>,
-        out: &mpsc::Sender<Message>,
+        out: &Out,
     ) -> Result<Option<Result<Report, Interrupted>>, End> {
         loop {
             let held = match slot.take() {
                 Some(slot) => slot,
-                None => self.turn(out).await?,
+                None => out.turn(&self.slots).await?,
             };
             let now = Instant::now();
-            if self.deadline.is_some_and(|deadline| now >= deadline) {
+            if out.expired() {
                 return Err(End::Outcome(Err(Interrupted::DeadlinePassed)));
             }
             let control = Control {
                 max_steps: self.max_steps,
                 stop: None,
                 stop_all: Some(&self.shutdown.flag),
-                deadline: self.deadline,
+                deadline: out.deadline,
                 timed: true,
                 slice_steps: u64::MAX,
                 slice_until: Some(now + SLICE),
@@ -266,67 +284,13 @@ impl Steps {
         }
     }
 
-    /// Room for one more message: at once, or once the client has read one; ends
-    /// the stream at the deadline, the shutdown, or when the client is gone.
-    async fn room<'o>(
-        &self,
-        out: &'o mpsc::Sender<Message>,
-    ) -> Result<mpsc::Permit<'o, Message>, End> {
-        match out.try_reserve() {
-            Ok(permit) => return Ok(permit),
-            Err(mpsc::error::TrySendError::Closed(())) => return Err(End::Gone),
-            Err(mpsc::error::TrySendError::Full(())) => {}
-        }
-        let _waiting = self.tracker.waiting_on_client();
-        tokio::select! {
-            permit = out.reserve() => permit.map_err(|_| End::Gone),
-            end = self.interruption() => Err(end),
-        }
-    }
-
-    /// Waits for a slot for the next slice.
-    async fn turn(&self, out: &mpsc::Sender<Message>) -> Result<Slot, End> {
-        tokio::select! {
-            slot = self.slots.next_turn() => slot.map_err(|_| End::Outcome(Err(Interrupted::Stopped))),
-            end = self.interruption() => Err(end),
-            () = out.closed() => Err(End::Gone),
-        }
-    }
-
-    /// Waits for the pace timer.
-    async fn wait_until(
-        &self,
-        at: tokio::time::Instant,
-        out: &mpsc::Sender<Message>,
-    ) -> Result<(), End> {
-        tokio::select! {
-            () = tokio::time::sleep_until(at) => Ok(()),
-            end = self.interruption() => Err(end),
-            () = out.closed() => Err(End::Gone),
-        }
-    }
-
-    /// Completes when the deadline passes or the shutdown grace is over.
-    async fn interruption(&self) -> End {
-        let deadline = async {
-            match self.deadline {
-                Some(deadline) => tokio::time::sleep_until(deadline.into()).await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            () = deadline => End::Outcome(Err(Interrupted::DeadlinePassed)),
-            () = self.shutdown.stopped() => End::Outcome(Err(Interrupted::Stopped)),
-        }
-    }
-
     /// Sends what ends the stream (the steps so far, then `finished` or the
     /// status), within a short grace; the code the call ended with.
-    async fn close(&mut self, end: End, out: &mpsc::Sender<Message>) -> Code {
+    async fn close(&mut self, end: End, out: &Out) -> Code {
         let outcome = match end {
             End::Gone => return Code::Cancelled,
             End::Panicked => {
-                return match send_closing(out, Err(solver_failed())).await {
+                return match out.send_closing(Err(solver_failed())).await {
                     Ok(()) => Code::Internal,
                     Err(()) => Code::Cancelled,
                 };
@@ -340,7 +304,7 @@ impl Steps {
         }
         // Steps made before a limit or the deadline are still delivered.
         if let Some(batch) = self.batcher.take(&self.tracker)
-            && send_closing(out, Ok(batch)).await.is_err()
+            && out.send_closing(Ok(batch)).await.is_err()
         {
             return Code::Cancelled;
         }
@@ -359,18 +323,10 @@ impl Steps {
             }
         };
         let code = last.as_ref().map_or_else(Status::code, |_| Code::Ok);
-        match send_closing(out, last).await {
+        match out.send_closing(last).await {
             Ok(()) => code,
             Err(()) => Code::Cancelled,
         }
-    }
-}
-
-/// Sends one of the closing messages, which may wait a short grace for the client.
-async fn send_closing(out: &mpsc::Sender<Message>, message: Message) -> Result<(), ()> {
-    match tokio::time::timeout(CLOSING_GRACE, out.send(message)).await {
-        Ok(Ok(())) => Ok(()),
-        _ => Err(()),
     }
 }
 

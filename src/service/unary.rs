@@ -4,7 +4,7 @@
 //! work waits for one. Knows nothing of streams.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use tonic::{Request, Response, Status};
@@ -14,6 +14,7 @@ use super::call::{
     CallLog, deadline_of, interrupted_status, parse_algorithm, parse_puzzle, solver_failed,
     unavailable,
 };
+use super::compute::StopOnDrop;
 use super::slots::Slot;
 use super::tracker::LiveSolve;
 use crate::convert;
@@ -180,13 +181,4 @@ impl SudokuSolver {
 struct LongSolve {
     max_steps: u64,
     deadline: Option<Instant>,
-}
-
-/// Sets the stop signal when the call's future is dropped (the client went away).
-struct StopOnDrop(Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
 }

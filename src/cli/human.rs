@@ -1,0 +1,176 @@
+//! `sudokud rate`, `explain`, `hint` and `generate`: the logical solver and the
+//! generator on this machine, one puzzle a line from a file or stdin (or made
+//! from a seed), on every core, answers in input order, progress on a terminal.
+
+use std::io::Write;
+
+use super::CliResult;
+use super::args::{ExplainArgs, GenerateArgs, HintArgs, RateArgs};
+use super::solve::{print_all, read_input, solve_all, threads};
+use crate::board::{Board, CELLS, CellName, puzzle_lines};
+use crate::generate::{Generator, MAX_ATTEMPTS};
+use crate::logic::{self, Explanation, Pencil};
+use crate::solver::{Algorithm, Control, count_solutions};
+
+pub(super) fn rate(args: RateArgs) -> CliResult {
+    let text = read_input(args.file.as_deref())?;
+    let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
+    print_all(solve_all(
+        &puzzles,
+        threads(args.threads),
+        |_: &mut (), text, out| {
+            let _ = match explained(text) {
+                Ok((explanation, _)) => {
+                    let rating = explanation.rating();
+                    let technique = rating.technique.map_or("beyond the ladder", |t| t.name());
+                    writeln!(
+                        out,
+                        "{:.1} {} {technique}",
+                        rating.value,
+                        rating.level().name()
+                    )
+                }
+                Err(error) => writeln!(out, "error: {error}"),
+            };
+        },
+    ))?;
+    Ok(())
+}
+
+pub(super) fn explain(args: ExplainArgs) -> CliResult {
+    let text = read_input(args.file.as_deref())?;
+    let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
+    let finish = args.finish_by_search;
+    print_all(solve_all(
+        &puzzles,
+        threads(args.threads),
+        |_: &mut (), text, out| {
+            let _ = writeln!(out, "{}", text.trim());
+            let (explanation, solution) = match explained(text) {
+                Ok(explained) => explained,
+                Err(error) => {
+                    let _ = writeln!(out, "  error: {error}");
+                    return;
+                }
+            };
+            for (seq, step) in (1..).zip(&explanation.steps) {
+                let _ = writeln!(out, "  {seq}. [{:.1}] {step}", step.technique.rating());
+            }
+            if !explanation.solved() {
+                let _ = writeln!(
+                    out,
+                    "  the techniques run out here: {}",
+                    explanation.end.to_line()
+                );
+                if finish {
+                    let _ = writeln!(out, "  search: {}", solution.to_line());
+                }
+            }
+            let rating = explanation.rating();
+            let _ = writeln!(
+                out,
+                "  rating {:.1} ({})",
+                rating.value,
+                rating.level().name()
+            );
+        },
+    ))?;
+    Ok(())
+}
+
+pub(super) fn hint(args: HintArgs) -> CliResult {
+    let givens = Board::parse(&args.puzzle).map_err(|e| format!("invalid puzzle: {e}"))?;
+    let solution = unique(&givens)?;
+    let mut cells = match &args.board {
+        Some(board) => Board::parse_cells(board).map_err(|e| format!("invalid board: {e}"))?,
+        None => *givens.cells(),
+    };
+    let mut wrong = Vec::new();
+    for (cell, value) in cells.iter_mut().enumerate() {
+        if givens.get(cell) != 0 && *value != givens.get(cell) {
+            return Err(format!(
+                "invalid board: {} differs from the puzzle's given",
+                CellName(cell)
+            )
+            .into());
+        }
+        if *value != 0 && *value != solution.get(cell) {
+            wrong.push(format!("{}={}", CellName(cell), value));
+            *value = 0;
+        }
+    }
+    if !wrong.is_empty() {
+        println!("wrong: {}", wrong.join(" "));
+    }
+    let pencil = Pencil::new(&Board::with_cells(cells));
+    match logic::next_step(&pencil) {
+        _ if pencil.is_solved() => println!("solved"),
+        Some(step) => println!("[{:.1}] {step}", step.technique.rating()),
+        None => {
+            let cell = (0..CELLS)
+                .find(|&cell| pencil.value(cell) == 0)
+                .unwrap_or(0);
+            println!("search: place {}={}", CellName(cell), solution.get(cell));
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn generate(args: GenerateArgs) -> CliResult {
+    let range = args.range()?;
+    let symmetry = args.symmetry.engine();
+    let seed = args.seed;
+    let minimal = !args.not_minimal;
+    let rated = args.rated;
+    let seeds: Vec<u64> = (0..args.count)
+        .map(|index| seed.wrapping_add(index))
+        .collect();
+    print_all(solve_all(
+        &seeds,
+        threads(args.threads),
+        |_: &mut (), &seed, out| {
+            let mut generator = Generator::new(seed);
+            for _ in 0..MAX_ATTEMPTS {
+                let generated = generator.next_with(symmetry, minimal);
+                let rating = logic::explain(&generated.puzzle).rating();
+                if range.contains(rating.value) {
+                    let _ = match rated {
+                        true => writeln!(
+                            out,
+                            "{} {:.1} {}",
+                            generated.puzzle.to_line(),
+                            rating.value,
+                            rating.level().name()
+                        ),
+                        false => writeln!(out, "{}", generated.puzzle.to_line()),
+                    };
+                    return;
+                }
+            }
+            let _ = writeln!(
+                out,
+                "error: no puzzle rated in range after {MAX_ATTEMPTS} attempts (seed {seed})"
+            );
+        },
+    ))?;
+    Ok(())
+}
+
+/// The logical solve of a puzzle line, and its solution; an error when the
+/// line is no puzzle or has no unique solution.
+fn explained(text: &str) -> Result<(Explanation, Board), String> {
+    let board = Board::parse(text).map_err(|e| format!("invalid puzzle: {e}"))?;
+    let solution = unique(&board)?;
+    Ok((logic::explain(&board), solution))
+}
+
+/// The unique solution of `board`, or why there is none.
+fn unique(board: &Board) -> Result<Board, String> {
+    let report = count_solutions(board, Algorithm::DEFAULT, &Control::UNTIMED)
+        .map_err(|why| format!("{why:?}"))?;
+    match (report.solution_count, report.solution) {
+        (1, Some(solution)) => Ok(solution),
+        (0, _) | (_, None) => Err("the puzzle has no solution".to_owned()),
+        _ => Err("the puzzle has more than one solution".to_owned()),
+    }
+}

@@ -1,0 +1,177 @@
+//! Ratings on the Sudoku Explainer scale: the rating of the hardest step a
+//! logical solve needs, the technique that set it, how often each technique was
+//! used, and the level name Sudoku Explainer's generator gives that range. Knows
+//! nothing of how steps are found.
+
+use super::{Explanation, Technique};
+
+/// The rating given to a puzzle the ladder cannot finish: every technique up to
+/// the ladder's hardest (5.4) fails on it, so it rates above that.
+pub const BEYOND_LADDER: f64 = 5.5;
+
+/// Difficulty levels by rating, as Sudoku Explainer's generator presets name
+/// them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// 1.0 to 1.2: hidden singles in boxes.
+    Easy,
+    /// 1.3 to 1.6: hidden singles in lines.
+    Medium,
+    /// 1.7 to 2.5: the direct forms and naked singles.
+    Hard,
+    /// 2.6 to 6.0: intersections, subsets, fish, wings, uniqueness.
+    Fiendish,
+    /// Above 6.0: chains and beyond.
+    Diabolical,
+}
+
+impl Level {
+    /// Every level, easiest first.
+    pub const ALL: [Level; 5] = [
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+        Level::Fiendish,
+        Level::Diabolical,
+    ];
+
+    /// The level of a rating.
+    pub fn of(rating: f64) -> Level {
+        Level::ALL
+            .into_iter()
+            .find(|level| rating <= level.range().1 + 1e-9)
+            .unwrap_or(Level::Diabolical)
+    }
+
+    /// The ratings of the level, lowest and highest.
+    pub fn range(self) -> (f64, f64) {
+        match self {
+            Level::Easy => (1.0, 1.2),
+            Level::Medium => (1.3, 1.6),
+            Level::Hard => (1.7, 2.5),
+            Level::Fiendish => (2.6, 6.0),
+            Level::Diabolical => (6.1, 20.0),
+        }
+    }
+
+    /// The level's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Fiendish => "fiendish",
+            Level::Diabolical => "diabolical",
+        }
+    }
+
+    /// The level named `name`, if any.
+    pub fn named(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|level| level.name() == name)
+    }
+}
+
+/// The ratings a caller wants, lowest and highest, both included.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RatingRange {
+    /// The lowest rating wanted.
+    pub low: f64,
+    /// The highest rating wanted.
+    pub high: f64,
+}
+
+impl RatingRange {
+    /// Every rating.
+    pub const ANY: RatingRange = RatingRange {
+        low: 0.0,
+        high: f64::MAX,
+    };
+
+    /// Whether `rating` is in the range (ratings are tenths: a hair of slack).
+    pub fn contains(self, rating: f64) -> bool {
+        rating >= self.low - 1e-9 && rating <= self.high + 1e-9
+    }
+
+    /// The range of a level.
+    pub fn of(level: Level) -> RatingRange {
+        let (low, high) = level.range();
+        RatingRange { low, high }
+    }
+}
+
+/// A puzzle's rating.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rating {
+    /// The rating: the hardest step's, or [`BEYOND_LADDER`] (at least) when the
+    /// ladder could not finish.
+    pub value: f64,
+    /// The technique of the hardest step; `None` when the ladder could not
+    /// finish or no step was needed.
+    pub technique: Option<Technique>,
+    /// How many steps of each technique the solve used, in ladder order.
+    pub counts: Vec<(Technique, u32)>,
+    /// False when the ladder ran out of techniques before the puzzle was solved.
+    pub solved: bool,
+}
+
+impl Rating {
+    /// The rating of a logical solve.
+    pub fn of(explanation: &Explanation) -> Rating {
+        let mut counts: Vec<(Technique, u32)> = Vec::new();
+        let mut hardest: Option<Technique> = None;
+        for step in &explanation.steps {
+            let technique = step.technique;
+            match counts.iter_mut().find(|(known, _)| *known == technique) {
+                Some((_, count)) => *count += 1,
+                None => counts.push((technique, 1)),
+            }
+            if hardest.is_none_or(|hardest| technique.rating() > hardest.rating()) {
+                hardest = Some(technique);
+            }
+        }
+        counts.sort_by_key(|&(technique, _)| technique);
+        let solved = explanation.solved();
+        let value = match (solved, hardest) {
+            (true, Some(hardest)) => hardest.rating(),
+            (true, None) => 0.0,
+            (false, hardest) => hardest.map_or(0.0, Technique::rating).max(BEYOND_LADDER),
+        };
+        Rating {
+            value,
+            technique: hardest.filter(|_| solved),
+            counts,
+            solved,
+        }
+    }
+
+    /// The level of the rating.
+    pub fn level(&self) -> Level {
+        Level::of(self.value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_follow_the_generator_presets_ranges() {
+        let cases = [
+            (1.0, Level::Easy),
+            (1.2, Level::Easy),
+            (1.5, Level::Medium),
+            (1.7, Level::Hard),
+            (2.3, Level::Hard),
+            (2.6, Level::Fiendish),
+            (6.0, Level::Fiendish),
+            (6.6, Level::Diabolical),
+            (11.4, Level::Diabolical),
+        ];
+        for (rating, level) in cases {
+            assert_eq!(Level::of(rating), level, "{rating}");
+        }
+        for level in Level::ALL {
+            assert_eq!(Level::named(level.name()), Some(level));
+        }
+    }
+}

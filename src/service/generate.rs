@@ -1,0 +1,301 @@
+//! `Generate` and `GenerateMany`: puzzles made on the compute pool under the
+//! solve slots, in turns of a few milliseconds (a rating range may take many
+//! attempts), each rated by the logical solver; a `GenerateMany` stream is a task
+//! that makes its next puzzle only once the client has room for it. Knows nothing
+//! of how puzzles are made or rated.
+
+use std::pin::Pin;
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+use tokio_stream::Stream;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Code, Request, Response, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+use tracing::Instrument;
+
+use super::SudokuSolver;
+use super::call::{CallEnd, deadline_of, unavailable};
+use super::compute::Work;
+use super::logic::explained;
+use super::outlet::{Cut, Outlet};
+use super::tracker::OpenStream;
+use crate::convert;
+use crate::generate::{Generated, Generator, MAX_ATTEMPTS, Symmetry};
+use crate::logic::{Level, Rating, RatingRange};
+use crate::pb;
+
+/// The response stream of `GenerateMany`.
+pub(super) type GenerateStream =
+    Pin<Box<dyn Stream<Item = Result<pb::GenerateManyResponse, Status>> + Send>>;
+
+/// How long one turn on the compute pool makes attempts before it lets others run.
+const TURN: Duration = Duration::from_millis(5);
+
+/// What a generate request asks for.
+#[derive(Debug, Clone, Copy)]
+struct Wanted {
+    seed: u64,
+    symmetry: Symmetry,
+    minimal: bool,
+    range: RatingRange,
+}
+
+/// A generator at work on one puzzle, carried from turn to turn.
+struct Attempts {
+    generator: Generator,
+    made: u32,
+}
+
+impl SudokuSolver {
+    pub(super) async fn generate_unary(
+        &self,
+        request: Request<pb::GenerateRequest>,
+    ) -> Result<Response<pb::GenerateResponse>, Status> {
+        let deadline = deadline_of(request.metadata());
+        let r = request.into_inner();
+        let wanted = wanted(
+            r.seed,
+            r.symmetry,
+            r.min_rating,
+            r.max_rating,
+            &r.level,
+            r.not_minimal,
+        )?;
+        let (generated, rating) = self.generate_one(wanted, deadline).await?;
+        Ok(Response::new(convert::generate_response(
+            &generated,
+            &rating,
+            wanted.seed,
+        )))
+    }
+
+    /// One puzzle of `wanted`, in turns on the compute pool.
+    async fn generate_one(
+        &self,
+        wanted: Wanted,
+        deadline: Option<Instant>,
+    ) -> Result<(Generated, Rating), Status> {
+        let mut attempts = Attempts {
+            generator: Generator::new(wanted.seed),
+            made: 0,
+        };
+        loop {
+            let (back, found) = self
+                .compute(deadline, move |bounds| {
+                    let turn_ends = Instant::now() + TURN;
+                    while attempts.made < MAX_ATTEMPTS && Instant::now() < turn_ends {
+                        if let Some(why) = bounds.interrupted() {
+                            return Err(Work::Interrupted(why));
+                        }
+                        attempts.made += 1;
+                        let generated = attempts
+                            .generator
+                            .next_with(wanted.symmetry, wanted.minimal);
+                        let rating = explained(&generated.puzzle, bounds)?.rating();
+                        if wanted.range.contains(rating.value) {
+                            return Ok((attempts, Some((generated, rating))));
+                        }
+                    }
+                    Ok((attempts, None))
+                })
+                .await?;
+            if let Some(found) = found {
+                return Ok(found);
+            }
+            if back.made >= MAX_ATTEMPTS {
+                let RatingRange { low, high } = wanted.range;
+                return Err(Status::resource_exhausted(format!(
+                    "no puzzle rated {low:.1} to {high:.1} found in {MAX_ATTEMPTS} attempts; widen the range"
+                )));
+            }
+            attempts = back;
+        }
+    }
+
+    /// Checks the request and starts the task that streams its puzzles.
+    pub(super) async fn open_generate_many(
+        &self,
+        request: Request<pb::GenerateManyRequest>,
+        mut end: CallEnd,
+    ) -> Result<Response<GenerateStream>, Status> {
+        let deadline = self.stream_deadline(deadline_of(request.metadata()));
+        let r = request.into_inner();
+        let admitted = wanted(
+            r.seed,
+            r.symmetry,
+            r.min_rating,
+            r.max_rating,
+            &r.level,
+            r.not_minimal,
+        )
+        .and_then(|wanted| Ok((wanted, self.admit_open_stream(false)?)));
+        let (wanted, open) = match admitted {
+            Ok(admitted) => admitted,
+            Err(status) => {
+                end.set(status.code());
+                return Err(status);
+            }
+        };
+        let (sender, receiver) = mpsc::channel(self.limits.stream_buffer.max(1));
+        let out = Outlet::new(
+            sender,
+            deadline,
+            self.shutdown.clone(),
+            self.tracker.clone(),
+        );
+        let span = end.log.span.clone();
+        end.unfinished(Code::Internal);
+        let task = Many {
+            service: self.clone(),
+            wanted,
+            count: r.count.max(1),
+            end: ManyEnd {
+                call: end,
+                _open: open,
+            },
+        };
+        tokio::spawn(task.run(out).instrument(span));
+        Ok(Response::new(Box::pin(ReceiverStream::new(receiver))))
+    }
+}
+
+/// The task of one `GenerateMany` stream.
+struct Many {
+    service: SudokuSolver,
+    wanted: Wanted,
+    count: u32,
+    end: ManyEnd,
+}
+
+/// Held by the task: the call is closed, then the stream released.
+struct ManyEnd {
+    call: CallEnd,
+    _open: OpenStream,
+}
+
+impl Many {
+    async fn run(mut self, out: Outlet<pb::GenerateManyResponse>) {
+        let code = match self.send(&out).await {
+            Ok(Ok(())) => Code::Ok,
+            Ok(Err(status)) | Err(Some(status)) => {
+                let code = status.code();
+                match out.send_closing(Err(status)).await {
+                    Ok(()) => code,
+                    Err(()) => Code::Cancelled,
+                }
+            }
+            Err(None) => Code::Cancelled,
+        };
+        self.end.call.set(code);
+    }
+
+    /// Each puzzle once the client has room for it; puzzle `i` is the one
+    /// `Generate` gives for the seed `seed + i`. `Err(None)`: the client left.
+    async fn send(
+        &mut self,
+        out: &Outlet<pb::GenerateManyResponse>,
+    ) -> Result<Result<(), Status>, Option<Status>> {
+        let cut = |cut: Cut| match cut {
+            Cut::Gone => None,
+            Cut::Deadline => Some(Status::deadline_exceeded(
+                "deadline exceeded before every puzzle was made",
+            )),
+            Cut::Shutdown => Some(unavailable()),
+        };
+        for index in 0..self.count {
+            let permit = out.room().await.map_err(cut)?;
+            let wanted = Wanted {
+                seed: self.wanted.seed.wrapping_add(u64::from(index)),
+                ..self.wanted
+            };
+            let made = tokio::select! {
+                made = self.service.generate_one(wanted, out.deadline) => made,
+                why = out.interruption() => return Err(cut(why)),
+            };
+            let (generated, rating) = match made {
+                Ok(made) => made,
+                Err(status) => return Ok(Err(status)),
+            };
+            let one = convert::generate_response(&generated, &rating, wanted.seed);
+            permit.send(Ok(convert::generate_many_response(one)));
+            self.end.call.sent(u64::from(index) + 1);
+        }
+        Ok(Ok(()))
+    }
+}
+
+/// The request's fields checked: a symmetry the API has, ratings that are
+/// numbers from 0 up with the lowest not above the highest, a level the
+/// server knows (and not together with ratings). Seed 0 draws one.
+fn wanted(
+    seed: u64,
+    symmetry: i32,
+    min_rating: f64,
+    max_rating: f64,
+    level: &str,
+    not_minimal: bool,
+) -> Result<Wanted, Status> {
+    let bad = |field: &str, description: String| {
+        let details = ErrorDetails::with_bad_request_violation(field, description.clone());
+        Status::with_error_details(Code::InvalidArgument, description, details)
+    };
+    let symmetry = convert::symmetry_from_pb(symmetry)
+        .map_err(|unknown| bad("symmetry", format!("unknown symmetry {unknown}")))?;
+    for (field, value) in [("min_rating", min_rating), ("max_rating", max_rating)] {
+        if !(value.is_finite() && value >= 0.0) {
+            return Err(bad(
+                field,
+                format!("{field} must be a number from 0 up, not {value}"),
+            ));
+        }
+    }
+    let range = if level.is_empty() {
+        let high = if max_rating == 0.0 {
+            f64::MAX
+        } else {
+            max_rating
+        };
+        if min_rating > high {
+            return Err(bad(
+                "min_rating",
+                format!("min_rating {min_rating} is above max_rating {max_rating}"),
+            ));
+        }
+        RatingRange {
+            low: min_rating,
+            high,
+        }
+    } else {
+        let level = Level::named(level).ok_or_else(|| {
+            let names: Vec<&str> = Level::ALL.iter().map(|level| level.name()).collect();
+            bad(
+                "level",
+                format!("unknown level {level:?}: one of {}", names.join(", ")),
+            )
+        })?;
+        if min_rating != 0.0 || max_rating != 0.0 {
+            return Err(bad("level", "give a level or ratings, not both".to_owned()));
+        }
+        RatingRange::of(level)
+    };
+    let seed = if seed == 0 { random_seed() } else { seed };
+    Ok(Wanted {
+        seed,
+        symmetry,
+        minimal: !not_minimal,
+        range,
+    })
+}
+
+/// A seed nobody asked for: std's per-process random hash keys, mixed with the time.
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_nanos()),
+    );
+    hasher.finish().max(1)
+}

@@ -1,0 +1,113 @@
+//! What every server stream's task shares: the small channel to tonic's response
+//! stream, and the waits that end early when the client leaves, the deadline
+//! passes or the shutdown grace is over (room for the next message, the pace
+//! timer, a solve slot). Knows nothing of what a stream computes.
+
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+use tonic::Status;
+
+use super::Shutdown;
+use super::slots::{Slot, Slots};
+use super::tracker::Tracker;
+
+/// How long the last messages of a stream (the final steps and the closing status)
+/// may wait for a slow client, even past the deadline.
+const CLOSING_GRACE: Duration = Duration::from_secs(1);
+
+/// Why a stream's wait ended without what it waited for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Cut {
+    /// The client went away: nobody to tell.
+    Gone,
+    /// The deadline (the client's or the stream cap's) passed.
+    Deadline,
+    /// The shutdown grace is over.
+    Shutdown,
+}
+
+/// A stream's way out to its client, and the bounds it is held to.
+pub(super) struct Outlet<M> {
+    out: mpsc::Sender<Result<M, Status>>,
+    pub(super) deadline: Option<Instant>,
+    shutdown: Shutdown,
+    tracker: Tracker,
+}
+
+impl<M> Outlet<M> {
+    pub(super) fn new(
+        out: mpsc::Sender<Result<M, Status>>,
+        deadline: Option<Instant>,
+        shutdown: Shutdown,
+        tracker: Tracker,
+    ) -> Outlet<M> {
+        Outlet {
+            out,
+            deadline,
+            shutdown,
+            tracker,
+        }
+    }
+
+    /// Room for one more message: at once, or once the client has read one.
+    pub(super) async fn room(&self) -> Result<mpsc::Permit<'_, Result<M, Status>>, Cut> {
+        match self.out.try_reserve() {
+            Ok(permit) => return Ok(permit),
+            Err(mpsc::error::TrySendError::Closed(())) => return Err(Cut::Gone),
+            Err(mpsc::error::TrySendError::Full(())) => {}
+        }
+        let _waiting = self.tracker.waiting_on_client();
+        tokio::select! {
+            permit = self.out.reserve() => permit.map_err(|_| Cut::Gone),
+            cut = self.interruption() => Err(cut),
+        }
+    }
+
+    /// Waits for a slot for the next slice of computing.
+    pub(super) async fn turn(&self, slots: &Slots) -> Result<Slot, Cut> {
+        tokio::select! {
+            slot = slots.next_turn() => slot.map_err(|_| Cut::Shutdown),
+            cut = self.interruption() => Err(cut),
+            () = self.out.closed() => Err(Cut::Gone),
+        }
+    }
+
+    /// Waits for the pace timer.
+    pub(super) async fn wait_until(&self, at: tokio::time::Instant) -> Result<(), Cut> {
+        tokio::select! {
+            () = tokio::time::sleep_until(at) => Ok(()),
+            cut = self.interruption() => Err(cut),
+            () = self.out.closed() => Err(Cut::Gone),
+        }
+    }
+
+    /// Completes when the deadline passes or the shutdown grace is over.
+    pub(super) async fn interruption(&self) -> Cut {
+        let deadline = async {
+            match self.deadline {
+                Some(deadline) => tokio::time::sleep_until(deadline.into()).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = deadline => Cut::Deadline,
+            () = self.shutdown.stopped() => Cut::Shutdown,
+        }
+    }
+
+    /// Whether the deadline has passed.
+    pub(super) fn expired(&self) -> bool {
+        self.deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+    }
+
+    /// Sends one of the closing messages, which may wait a short grace for the
+    /// client; `Err` when the client did not take it.
+    pub(super) async fn send_closing(&self, message: Result<M, Status>) -> Result<(), ()> {
+        match tokio::time::timeout(CLOSING_GRACE, self.out.send(message)).await {
+            Ok(Ok(())) => Ok(()),
+            _ => Err(()),
+        }
+    }
+}
