@@ -138,7 +138,15 @@ async fn reflection_lists_and_describes_the_service() {
     let methods: Vec<&str> = service.method.iter().map(|m| m.name()).collect();
     assert_eq!(
         methods,
-        ["Solve", "SolveSteps", "Explain", "Hint", "Rate", "Generate", "GenerateMany"]
+        [
+            "Solve",
+            "SolveSteps",
+            "Explain",
+            "Hint",
+            "Rate",
+            "Generate",
+            "GenerateMany"
+        ]
     );
 }
 

@@ -37,6 +37,24 @@ pub const fn box_of(cell: Cell) -> usize {
     (cell / 27) * 3 + (cell % 9) / 3
 }
 
+/// The 27 units, each its cells in order: rows 0..9, columns 9..18, boxes 18..27
+/// (box cells row-major).
+pub const UNITS: [[u8; 9]; 27] = {
+    let mut units = [[0u8; 9]; 27];
+    let mut i = 0;
+    while i < 9 {
+        let mut j = 0;
+        while j < 9 {
+            units[i][j] = (i * 9 + j) as u8;
+            units[9 + i][j] = (j * 9 + i) as u8;
+            units[18 + i][j] = ((i / 3) * 27 + (i % 3) * 3 + (j / 3) * 9 + j % 3) as u8;
+            j += 1;
+        }
+        i += 1;
+    }
+    units
+};
+
 /// A cell named the way Sudoku players write it, 1-based: `r1c5`.
 pub struct CellName(pub Cell);
 

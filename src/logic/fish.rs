@@ -40,12 +40,7 @@ pub(super) fn fish(pencil: &Pencil, size: u32, technique: Technique) -> Vec<Logi
                         })
                         .map(|cell| (cell, digit))
                         .collect();
-                    found.push(LogicStep {
-                        technique,
-                        pattern,
-                        placements: Vec::new(),
-                        eliminations,
-                    });
+                    found.push(LogicStep::eliminating(technique, pattern, eliminations));
                 }
             }
         }

@@ -46,12 +46,11 @@ fn locked(pencil: &Pencil, bases: std::ops::Range<usize>, technique: Technique) 
                     .map(|c| (c, digit))
                     .collect();
                 if !eliminations.is_empty() {
-                    found.push(LogicStep {
+                    found.push(LogicStep::eliminating(
                         technique,
-                        pattern: cells.iter().map(|&c| (c, digit)).collect(),
-                        placements: Vec::new(),
+                        cells.iter().map(|&c| (c, digit)).collect(),
                         eliminations,
-                    });
+                    ));
                 }
             }
         }

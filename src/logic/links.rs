@@ -74,12 +74,11 @@ pub(super) fn two_links(pencil: &Pencil, kite: bool, technique: Technique) -> Ve
                     .map(|x| (x, digit))
                     .collect();
                 if !eliminations.is_empty() {
-                    found.push(LogicStep {
+                    found.push(LogicStep::eliminating(
                         technique,
-                        pattern: [a, b, c, d].map(|x| (x, digit)).to_vec(),
-                        placements: Vec::new(),
+                        [a, b, c, d].map(|x| (x, digit)).to_vec(),
                         eliminations,
-                    });
+                    ));
                 }
             }
         }

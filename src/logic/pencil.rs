@@ -11,22 +11,7 @@ pub type Digits = u16;
 /// All nine digits.
 pub const ALL: Digits = 0x1FF;
 
-/// The 27 units: rows 0..9, columns 9..18, boxes 18..27, each its cells in order.
-pub const UNITS: [[u8; 9]; 27] = {
-    let mut units = [[0u8; 9]; 27];
-    let mut i = 0;
-    while i < 9 {
-        let mut j = 0;
-        while j < 9 {
-            units[i][j] = (i * 9 + j) as u8;
-            units[9 + i][j] = (j * 9 + i) as u8;
-            units[18 + i][j] = ((i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3) as u8;
-            j += 1;
-        }
-        i += 1;
-    }
-    units
-};
+pub use crate::board::UNITS;
 
 /// The 20 peers of each cell (its row, column and box, itself not included).
 pub const PEERS: [[u8; 20]; CELLS] = {

@@ -17,12 +17,7 @@ pub(super) fn hidden_single(pencil: &Pencil, boxes: bool) -> Option<LogicStep> {
                 } else {
                     Technique::HiddenSingleLine
                 };
-                return Some(LogicStep {
-                    technique,
-                    pattern: vec![(cell, digit)],
-                    placements: vec![(cell, digit)],
-                    eliminations: Vec::new(),
-                });
+                return Some(LogicStep::placing(technique, (cell, digit)));
             }
         }
     }
@@ -36,12 +31,7 @@ pub(super) fn naked_single(pencil: &Pencil) -> Option<LogicStep> {
         (candidates.count_ones() == 1).then(|| {
             let digit = candidates.trailing_zeros() as u8 + 1;
             debug_assert_eq!(bit(digit), candidates);
-            LogicStep {
-                technique: Technique::NakedSingle,
-                pattern: vec![(cell, digit)],
-                placements: vec![(cell, digit)],
-                eliminations: Vec::new(),
-            }
+            LogicStep::placing(Technique::NakedSingle, (cell, digit))
         })
     })
 }
@@ -60,12 +50,7 @@ pub(super) fn full_house(pencil: &Pencil) -> Option<LogicStep> {
         let digit = pencil.candidates(cell);
         (digit.count_ones() == 1).then(|| {
             let digit = digit.trailing_zeros() as u8 + 1;
-            LogicStep {
-                technique: Technique::FullHouse,
-                pattern: vec![(cell, digit)],
-                placements: vec![(cell, digit)],
-                eliminations: Vec::new(),
-            }
+            LogicStep::placing(Technique::FullHouse, (cell, digit))
         })
     })
 }

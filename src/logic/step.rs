@@ -161,6 +161,32 @@ pub struct LogicStep {
     pub eliminations: Vec<Candidate>,
 }
 
+impl LogicStep {
+    /// A step that only eliminates.
+    pub fn eliminating(
+        technique: Technique,
+        pattern: Vec<Candidate>,
+        eliminations: Vec<Candidate>,
+    ) -> LogicStep {
+        LogicStep {
+            technique,
+            pattern,
+            placements: Vec::new(),
+            eliminations,
+        }
+    }
+
+    /// A step that places one digit, the pattern it rests on.
+    pub fn placing(technique: Technique, candidate: Candidate) -> LogicStep {
+        LogicStep {
+            technique,
+            pattern: vec![candidate],
+            placements: vec![candidate],
+            eliminations: Vec::new(),
+        }
+    }
+}
+
 impl std::fmt::Display for LogicStep {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let list = |candidates: &[Candidate]| {

@@ -49,12 +49,7 @@ pub(super) fn naked(pencil: &Pencil, size: u32, technique: Technique) -> Vec<Log
                         digits(candidates[at]).map(move |digit| (cell, digit))
                     })
                     .collect();
-                found.push(LogicStep {
-                    technique,
-                    pattern,
-                    placements: Vec::new(),
-                    eliminations,
-                });
+                found.push(LogicStep::eliminating(technique, pattern, eliminations));
             }
         }
     }
@@ -88,12 +83,7 @@ pub(super) fn hidden(pencil: &Pencil, size: u32, technique: Technique) -> Vec<Lo
                 let pattern = in_cells
                     .flat_map(|cell| digits(pencil.candidates(cell) & kept).map(move |d| (cell, d)))
                     .collect();
-                found.push(LogicStep {
-                    technique,
-                    pattern,
-                    placements: Vec::new(),
-                    eliminations,
-                });
+                found.push(LogicStep::eliminating(technique, pattern, eliminations));
             }
         }
     }

@@ -52,12 +52,7 @@ pub(super) fn wings(pencil: &Pencil, with_pivot: bool, technique: Technique) -> 
                         .into_iter()
                         .flat_map(|c| digits(pencil.candidates(c)).map(move |d| (c, d)))
                         .collect();
-                    found.push(LogicStep {
-                        technique,
-                        pattern,
-                        placements: Vec::new(),
-                        eliminations,
-                    });
+                    found.push(LogicStep::eliminating(technique, pattern, eliminations));
                 }
             }
         }

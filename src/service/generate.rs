@@ -7,9 +7,7 @@
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use tokio::sync::mpsc;
 use tokio_stream::Stream;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Code, Request, Response, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 use tracing::Instrument;
@@ -137,13 +135,7 @@ impl SudokuSolver {
                 return Err(status);
             }
         };
-        let (sender, receiver) = mpsc::channel(self.limits.stream_buffer.max(1));
-        let out = Outlet::new(
-            sender,
-            deadline,
-            self.shutdown.clone(),
-            self.tracker.clone(),
-        );
+        let (out, receiver) = self.outlet(deadline);
         let span = end.log.span.clone();
         end.unfinished(Code::Internal);
         let task = Many {
@@ -156,7 +148,7 @@ impl SudokuSolver {
             },
         };
         tokio::spawn(task.run(out).instrument(span));
-        Ok(Response::new(Box::pin(ReceiverStream::new(receiver))))
+        Ok(Response::new(Box::pin(receiver)))
     }
 }
 

@@ -6,15 +6,34 @@
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
 use tonic::Status;
 
-use super::Shutdown;
 use super::slots::{Slot, Slots};
 use super::tracker::Tracker;
+use super::{Shutdown, SudokuSolver};
 
 /// How long the last messages of a stream (the final steps and the closing status)
 /// may wait for a slow client, even past the deadline.
 const CLOSING_GRACE: Duration = Duration::from_secs(1);
+
+impl SudokuSolver {
+    /// A new stream's outlet, held to `deadline`, and the response stream tonic
+    /// reads from it.
+    pub(super) fn outlet<M>(
+        &self,
+        deadline: Option<Instant>,
+    ) -> (Outlet<M>, ReceiverStream<Result<M, Status>>) {
+        let (sender, receiver) = mpsc::channel(self.limits.stream_buffer.max(1));
+        let outlet = Outlet::new(
+            sender,
+            deadline,
+            self.shutdown.clone(),
+            self.tracker.clone(),
+        );
+        (outlet, ReceiverStream::new(receiver))
+    }
+}
 
 /// Why a stream's wait ended without what it waited for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

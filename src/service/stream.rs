@@ -7,9 +7,7 @@
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use tokio::sync::mpsc;
 use tokio_stream::Stream;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Code, Request, Response, Status};
 use tracing::Instrument;
 
@@ -119,7 +117,7 @@ impl SudokuSolver {
             board, algorithm, ..
         } = admitted;
         let started = convert::started_message(&board, algorithm);
-        let (sender, receiver) = mpsc::channel(self.limits.stream_buffer.max(1));
+        let (out, receiver) = self.outlet(admitted.deadline);
         let span = end.log.span.clone();
         // From here a task that ends without saying how has panicked.
         end.unfinished(Code::Internal);
@@ -139,14 +137,8 @@ impl SudokuSolver {
             },
         };
         let first_slot = admitted.first_slot;
-        let out = Outlet::new(
-            sender,
-            admitted.deadline,
-            self.shutdown.clone(),
-            self.tracker.clone(),
-        );
         tokio::spawn(steps.run(started, first_slot, out).instrument(span));
-        Response::new(Box::pin(ReceiverStream::new(receiver)))
+        Response::new(Box::pin(receiver))
     }
 }
 

@@ -9,7 +9,7 @@ use crate::board::{Board, CELLS, Cell, box_of, col_of, row_of};
 pub(super) const ALL_DIGITS: u16 = 0x1FF;
 
 /// The 27 units (9 rows, 9 columns, 9 boxes), each as its 9 cells.
-pub(super) const UNITS: [[u8; 9]; 27] = units();
+pub(super) use crate::board::UNITS;
 
 /// A grid under search: values and the digits each row, column and box already holds.
 #[derive(Clone)]
@@ -213,20 +213,4 @@ impl RowMajor {
             }
         }
     }
-}
-
-const fn units() -> [[u8; 9]; 27] {
-    let mut units = [[0u8; 9]; 27];
-    let mut i = 0;
-    while i < 9 {
-        let mut j = 0;
-        while j < 9 {
-            units[i][j] = (i * 9 + j) as u8;
-            units[9 + i][j] = (j * 9 + i) as u8;
-            units[18 + i][j] = ((i / 3) * 27 + (i % 3) * 3 + (j / 3) * 9 + j % 3) as u8;
-            j += 1;
-        }
-        i += 1;
-    }
-    units
 }
