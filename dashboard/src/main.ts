@@ -4,12 +4,14 @@
 
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
+import { ExplainPanel } from "./explain";
 import {
   Algorithm,
   Outcome,
   Reason,
   StepKind,
   SudokuService,
+  type Symmetry,
   type Finished,
   type Step,
 } from "./gen/sudoku/v1/sudoku_pb";
@@ -398,6 +400,36 @@ function main(): void {
   });
   stop.addEventListener("click", () => {
     for (const panel of panels) panel.stop();
+  });
+
+  const explainer = new ExplainPanel(boards, client);
+  explainer.root.hidden = true;
+  element<HTMLButtonElement>("explain").addEventListener("click", async () => {
+    inputError.textContent = "";
+    const checked = normalize(puzzle.value);
+    if ("error" in checked) {
+      inputError.textContent = checked.error;
+      return;
+    }
+    explainer.root.hidden = false;
+    await explainer.run(checked.cells);
+    if (explainer.failure) inputError.textContent = explainer.failure.rawMessage;
+  });
+
+  const generated = element<HTMLElement>("generated");
+  element<HTMLButtonElement>("generate").addEventListener("click", async () => {
+    generated.textContent = "generating…";
+    try {
+      const made = await client.generate({
+        level: element<HTMLSelectElement>("level").value,
+        symmetry: Number(element<HTMLSelectElement>("symmetry").value) as Symmetry,
+      });
+      puzzle.value = made.puzzle;
+      for (const panel of panels) panel.reset(made.puzzle, "");
+      generated.textContent = `${made.clues} clues, rating ${made.rating.toFixed(1)} (${made.level}), seed ${made.seed}`;
+    } catch (error) {
+      generated.textContent = describe(ConnectError.from(error));
+    }
   });
   element<HTMLElement>("server").textContent = serverUrl;
 }

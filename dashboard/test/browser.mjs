@@ -198,3 +198,36 @@ test("an unthrottled run keeps the page drawing, and Stop ends it", async () => 
   assert.equal(await panel.locator(".status").textContent(), "stopped");
   assert.equal(await page.locator("#input-error").textContent(), "");
 });
+
+test("explain mode walks through a logical solve, and Generate fills in a new puzzle", async () => {
+  await page.goto(`http://${server.address}/`);
+  await page.selectOption("#level", "medium");
+  await page.selectOption("#symmetry", "1");
+  await page.click("#generate");
+  await page.waitForFunction(() => /rating/.test(document.querySelector("#generated")?.textContent ?? ""));
+  const puzzle = (await page.inputValue("#puzzle")).trim();
+  assert.match(puzzle, /^[1-9.]{81}$/);
+  for (let i = 0; i < 81; i++) {
+    assert.equal(puzzle[i] === ".", puzzle[80 - i] === ".", `not symmetric at ${i}`);
+  }
+  assert.match(await page.locator("#generated").textContent(), /\(medium\)/);
+  await page.click("#explain");
+  const panel = page.locator('[data-panel="explain"]');
+  await page.waitForFunction(() => document.querySelector('[data-panel="explain"]')?.dataset.state === "explained");
+  const rating = Number(await panel.getAttribute("data-rating"));
+  assert.ok(rating >= 1.3 && rating <= 1.6, `a medium puzzle rated ${rating}`);
+  const steps = await panel.locator(".steps li").count();
+  assert.ok(steps > 0);
+  // Step through: each Next places or strikes out what the step says.
+  await panel.locator('[data-nav="next"]').click();
+  assert.equal(await panel.locator('[data-field="position"]').textContent(), `step 1 of ${steps}`);
+  await panel.locator(".steps li").last().click();
+  await panel.locator('[data-nav="next"]').click();
+  const solved = (await panel.locator(".cell").allTextContents()).join("");
+  const expected = execFileSync(binary, ["solve", "--threads", "1"], { input: `${puzzle}\n` }).toString().trim();
+  assert.equal(solved, expected);
+  await panel.locator('[data-nav="previous"]').click();
+  assert.ok((await panel.locator(".marks .place, .marks .struck").count()) > 0, "the step is highlighted");
+  await page.screenshot({ path: `${screenshots}/dashboard-explain.png`, fullPage: true });
+  assert.deepEqual(pageErrors, []);
+});
