@@ -273,33 +273,41 @@ async fn a_bearer_token_guards_the_sudoku_service_but_not_health() {
 }
 
 #[tokio::test]
-async fn gzip_is_accepted_and_offered() {
+async fn gzip_is_accepted_and_offered_when_asked_for() {
     use tonic::codec::CompressionEncoding::Gzip;
-    let server = start().await;
-    let mut client = server
-        .client
-        .clone()
-        .send_compressed(Gzip)
-        .accept_compressed(Gzip);
     let puzzle = common::puzzles("euler96_50.txt")[0].clone();
-    let response = client
-        .solve(sudokud::pb::SolveRequest {
-            puzzle: puzzle.clone(),
+    for compress_responses in [false, true] {
+        let transport = sudokud::server::Transport {
+            compress_responses,
             ..Default::default()
-        })
-        .await
-        .unwrap();
-    assert_eq!(
-        response
+        };
+        let server = common::server::start_with_transport(Default::default(), transport).await;
+        let mut client = server
+            .client
+            .clone()
+            .send_compressed(Gzip)
+            .accept_compressed(Gzip);
+        let response = client
+            .solve(sudokud::pb::SolveRequest {
+                puzzle: puzzle.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        let encoding = response
             .metadata()
             .get("grpc-encoding")
-            .and_then(|v| v.to_str().ok()),
-        Some("gzip")
-    );
-    assert!(common::is_solution(
-        &puzzle,
-        &response.into_inner().solution
-    ));
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        // A compressed request is read either way; the answer is compressed
+        // only when the server is told to.
+        let expected = compress_responses.then(|| "gzip".to_owned());
+        assert_eq!(encoding, expected);
+        assert!(common::is_solution(
+            &puzzle,
+            &response.into_inner().solution
+        ));
+    }
 }
 
 /// `GET path` over plain HTTP/1.1 on this machine; the whole response as text.

@@ -2,9 +2,9 @@
 
     python examples/python/interop_test.py --addr 127.0.0.1:50051
 
-Checks Solve (solved, unsolvable, bad input, step limit, deadline) and SolveSteps
-(message order, consecutive seq, replay equals the solution, cancellation), and
-prints "N passed, M failed".
+Checks Solve (solved, unsolvable, bad input, step limit, deadline), SolveSteps
+(message order, consecutive seq, replay equals the solution, cancellation), Explain,
+Hint, Rate, Generate and GenerateMany, and prints "N passed, M failed".
 """
 
 import argparse
@@ -131,6 +131,52 @@ def test_health(stub):
     for service in ("", "sudoku.v1.SudokuService"):
         reply = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=5)
         assert reply.status == health_pb2.HealthCheckResponse.SERVING, (service, reply)
+
+
+def test_explain(stub):
+    solution = stub.Solve(pb.SolveRequest(puzzle=HARD), timeout=10).solution
+    request = pb.ExplainRequest(puzzle=HARD, finish_by_search=True, max_batch=10)
+    messages = list(stub.Explain(request, timeout=30))
+    assert messages[0].WhichOneof("event") == "started"
+    assert messages[-1].WhichOneof("event") == "finished"
+    seq = 0
+    for message in messages[1:-1]:
+        for step in message.steps.steps:
+            seq += 1
+            assert step.seq == seq
+            for c in step.placements:
+                assert solution[c.row * 9 + c.col] == str(c.digit), step
+            for c in step.eliminations:
+                assert solution[c.row * 9 + c.col] != str(c.digit), step
+    assert messages[-1].finished.solution == solution
+
+
+def test_rate_and_hint(stub):
+    rated = stub.Rate(pb.RateRequest(puzzle=HARD), timeout=30)
+    assert rated.rating >= 1.0 and rated.level, rated
+    two = "." * 81
+    expect_error(lambda: stub.Rate(pb.RateRequest(puzzle=two), timeout=10),
+                 grpc.StatusCode.FAILED_PRECONDITION, "more than one solution")
+    solution = stub.Solve(pb.SolveRequest(puzzle=HARD), timeout=10).solution
+    cell = HARD.index(".")
+    wrong = str(int(solution[cell]) % 9 + 1)
+    board = HARD[:cell] + wrong + HARD[cell + 1:]
+    hint = stub.Hint(pb.HintRequest(puzzle=HARD, board=board), timeout=10)
+    assert [(c.row * 9 + c.col, c.digit) for c in hint.wrong] == [(cell, int(wrong))], hint
+    assert hint.step.placements or hint.step.eliminations, hint
+
+
+def test_generate(stub):
+    request = pb.GenerateRequest(seed=9, level="hard", symmetry=pb.SYMMETRY_ROTATE_180)
+    made = stub.Generate(request, timeout=30)
+    again = stub.Generate(request, timeout=30)
+    assert made == again
+    assert all((made.puzzle[i] == ".") == (made.puzzle[80 - i] == ".") for i in range(81))
+    assert 1.7 <= made.rating <= 2.5 and made.level == "hard", made
+    checked = stub.Solve(pb.SolveRequest(puzzle=made.puzzle, check_unique=True), timeout=10)
+    assert checked.solution_count == 1 and checked.solution == made.solution
+    many = list(stub.GenerateMany(pb.GenerateManyRequest(seed=9, count=3), timeout=30))
+    assert [m.seed for m in many] == [9, 10, 11]
 
 
 def main():

@@ -143,6 +143,7 @@ impl ServeArgs {
             },
             cors_allowed_origins: self.cors_allow_origins.clone(),
             dashboard: !self.no_dashboard,
+            compress_responses: self.compress_responses,
             admission: Admission {
                 max_connections: self.max_connections,
                 handshake_timeout: seconds(self.handshake_timeout_seconds),

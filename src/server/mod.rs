@@ -113,10 +113,12 @@ fn grpc_routes(
         .build_v1alpha()
         .map_err(ServeError::Reflection)?;
     let max_bytes = service.limits().max_message_bytes;
-    let sudoku = SudokuServiceServer::new(service)
+    let mut sudoku = SudokuServiceServer::new(service)
         .max_decoding_message_size(max_bytes)
-        .accept_compressed(CompressionEncoding::Gzip)
-        .send_compressed(CompressionEncoding::Gzip);
+        .accept_compressed(CompressionEncoding::Gzip);
+    if transport.compress_responses {
+        sudoku = sudoku.send_compressed(CompressionEncoding::Gzip);
+    }
     let authorized = InterceptedService::new(
         sudoku,
         auth::BearerAuth::new(transport.bearer_token.as_deref()),

@@ -34,6 +34,11 @@ pub struct Transport {
     pub cors_allowed_origins: Vec<String>,
     /// Serve the built-in dashboard at `/`.
     pub dashboard: bool,
+    /// Compress responses with gzip for clients that accept it. Off by default:
+    /// the messages are small, and zlib's set-up costs about 100 µs of CPU a
+    /// message (measured on GenerateMany: the server's CPU per puzzle doubled).
+    /// Compressed requests are accepted either way.
+    pub compress_responses: bool,
     /// The connection cap and the handshake timeout.
     pub admission: Admission,
 }
@@ -50,6 +55,7 @@ impl Default for Transport {
             tls: None,
             cors_allowed_origins: Vec::new(),
             dashboard: true,
+            compress_responses: false,
             admission: Admission::default(),
         }
     }

@@ -13,7 +13,7 @@ use tonic_types::{ErrorDetails, StatusExt};
 use tracing::Instrument;
 
 use super::SudokuSolver;
-use super::call::{CallEnd, deadline_of, unavailable};
+use super::call::{CallEnd, deadline_of, solver_failed, unavailable};
 use super::compute::Work;
 use super::logic::explained;
 use super::outlet::{Cut, Outlet};
@@ -39,10 +39,50 @@ struct Wanted {
     range: RatingRange,
 }
 
-/// A generator at work on one puzzle, carried from turn to turn.
-struct Attempts {
+/// Puzzles being made for consecutive seeds, carried from turn to turn: the
+/// generator of the current seed, its attempts so far, and the puzzles made.
+struct Making {
+    wanted: Wanted,
+    /// Seeds still to make a puzzle for, the current one (`wanted.seed`) first.
+    seeds: u32,
     generator: Generator,
-    made: u32,
+    attempts: u32,
+    made: Vec<(Generated, Rating, u64)>,
+}
+
+impl Making {
+    fn new(wanted: Wanted, seeds: u32) -> Making {
+        Making {
+            wanted,
+            seeds,
+            generator: Generator::new(wanted.seed),
+            attempts: 0,
+            made: Vec::new(),
+        }
+    }
+
+    /// Makes puzzles until the turn's time is up, the seeds are done, or the
+    /// current seed has used its attempts.
+    fn turn(&mut self, bounds: &super::compute::Bounds) -> Result<(), Work> {
+        let turn_ends = Instant::now() + TURN;
+        while self.seeds > 0 && self.attempts < MAX_ATTEMPTS && Instant::now() < turn_ends {
+            if let Some(why) = bounds.interrupted() {
+                return Err(Work::Interrupted(why));
+            }
+            self.attempts += 1;
+            let wanted = self.wanted;
+            let generated = self.generator.next_with(wanted.symmetry, wanted.minimal);
+            let rating = explained(&generated.puzzle, bounds)?.rating();
+            if wanted.range.contains(rating.value) {
+                self.made.push((generated, rating, wanted.seed));
+                self.seeds -= 1;
+                self.wanted.seed = wanted.seed.wrapping_add(1);
+                self.generator = Generator::new(self.wanted.seed);
+                self.attempts = 0;
+            }
+        }
+        Ok(())
+    }
 }
 
 impl SudokuSolver {
@@ -74,40 +114,40 @@ impl SudokuSolver {
         wanted: Wanted,
         deadline: Option<Instant>,
     ) -> Result<(Generated, Rating), Status> {
-        let mut attempts = Attempts {
-            generator: Generator::new(wanted.seed),
-            made: 0,
-        };
+        let making = Making::new(wanted, 1);
+        let mut made = self.make_some(making, deadline).await?.made;
+        let (generated, rating, _) = made.pop().ok_or_else(solver_failed)?;
+        Ok((generated, rating))
+    }
+
+    /// Goes on with `making` in turns on the compute pool until it has made at
+    /// least one more puzzle (a turn makes as many as it can in its time).
+    async fn make_some(
+        &self,
+        mut making: Making,
+        deadline: Option<Instant>,
+    ) -> Result<Making, Status> {
         loop {
-            let (back, found) = self
+            making = self
                 .compute(deadline, move |bounds| {
-                    let turn_ends = Instant::now() + TURN;
-                    while attempts.made < MAX_ATTEMPTS && Instant::now() < turn_ends {
-                        if let Some(why) = bounds.interrupted() {
-                            return Err(Work::Interrupted(why));
-                        }
-                        attempts.made += 1;
-                        let generated = attempts
-                            .generator
-                            .next_with(wanted.symmetry, wanted.minimal);
-                        let rating = explained(&generated.puzzle, bounds)?.rating();
-                        if wanted.range.contains(rating.value) {
-                            return Ok((attempts, Some((generated, rating))));
-                        }
-                    }
-                    Ok((attempts, None))
+                    making.turn(bounds)?;
+                    Ok(making)
                 })
                 .await?;
-            if let Some(found) = found {
-                return Ok(found);
+            if !making.made.is_empty() || making.seeds == 0 {
+                return Ok(making);
             }
-            if back.made >= MAX_ATTEMPTS {
-                let RatingRange { low, high } = wanted.range;
+            if making.attempts >= MAX_ATTEMPTS {
+                let RatingRange { low, high } = making.wanted.range;
+                let high = if high == f64::MAX {
+                    "any".to_owned()
+                } else {
+                    format!("{high:.1}")
+                };
                 return Err(Status::resource_exhausted(format!(
-                    "no puzzle rated {low:.1} to {high:.1} found in {MAX_ATTEMPTS} attempts; widen the range"
+                    "no puzzle rated {low:.1} to {high} found in {MAX_ATTEMPTS} attempts; widen the range"
                 )));
             }
-            attempts = back;
         }
     }
 
@@ -195,23 +235,35 @@ impl Many {
             )),
             Cut::Shutdown => Some(unavailable()),
         };
-        for index in 0..self.count {
+        let mut sent = 0u32;
+        while sent < self.count {
             let permit = out.room().await.map_err(cut)?;
+            // As many as the client has room for, made in the same turns.
+            let room = (1 + out.free()).min((self.count - sent) as usize) as u32;
             let wanted = Wanted {
-                seed: self.wanted.seed.wrapping_add(u64::from(index)),
+                seed: self.wanted.seed.wrapping_add(u64::from(sent)),
                 ..self.wanted
             };
+            let making = Making::new(wanted, room);
             let made = tokio::select! {
-                made = self.service.generate_one(wanted, out.deadline) => made,
+                made = self.service.make_some(making, out.deadline) => made,
                 why = out.interruption() => return Err(cut(why)),
             };
-            let (generated, rating) = match made {
-                Ok(made) => made,
+            let made = match made {
+                Ok(making) => making.made,
                 Err(status) => return Ok(Err(status)),
             };
-            let one = convert::generate_response(&generated, &rating, wanted.seed);
-            permit.send(Ok(convert::generate_many_response(one)));
-            self.end.call.sent(u64::from(index) + 1);
+            let mut permit = Some(permit);
+            for (generated, rating, seed) in made {
+                let one = convert::generate_response(&generated, &rating, seed);
+                let message = Ok(convert::generate_many_response(one));
+                match permit.take() {
+                    Some(permit) => permit.send(message),
+                    None => out.send_now(message).map_err(|()| None)?,
+                }
+                sent += 1;
+            }
+            self.end.call.sent(u64::from(sent));
         }
         Ok(Ok(()))
     }

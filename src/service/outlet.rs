@@ -83,6 +83,17 @@ impl<M> Outlet<M> {
         }
     }
 
+    /// How many more messages the client has room for now.
+    pub(super) fn free(&self) -> usize {
+        self.out.capacity()
+    }
+
+    /// Sends a message the client has room for (see [`Outlet::free`]) without
+    /// waiting; `Err` when the client is gone or, against that promise, full.
+    pub(super) fn send_now(&self, message: Result<M, Status>) -> Result<(), ()> {
+        self.out.try_send(message).map_err(|_| ())
+    }
+
     /// Waits for a slot for the next slice of computing.
     pub(super) async fn turn(&self, slots: &Slots) -> Result<Slot, Cut> {
         tokio::select! {

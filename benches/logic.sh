@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The logical solver and the generator, measured in one run on this machine:
+#
+#   bash benches/logic.sh            # N=2000 puzzles for the generator comparison
+#
+# 1. Generation, one core each: QQWing (`qqwing --generate N --one-line`, installed
+#    from Debian when missing) against `sudokud generate --threads 1` and against
+#    GenerateMany on a server with one solve slot (`--max-concurrent-solves 1`),
+#    read by a Python grpcio client on the other core; puzzles/s and the ratios.
+#    sudokud's puzzles are unique, minimal and rated (every one goes through the
+#    logical solver); QQWing's are unique and unrated.
+# 2. Rate on each data set (one thread): time per puzzle, the puzzles per level and
+#    how many the techniques could not finish ("beyond").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+shared=${SHARED:-../shared}
+puzzles="$shared/data/puzzles"
+n=${N:-2000}
+command -v qqwing >/dev/null || { apt-get install -y qqwing >/dev/null 2>&1 || sudo apt-get install -y qqwing >/dev/null; }
+cargo build --quiet --release --bin sudokud
+ours=${BIN:-target/release/sudokud}
+
+# Wall-clock seconds of one run.
+seconds() {
+  local start end
+  start=$(date +%s.%N)
+  "$@" >/dev/null
+  end=$(date +%s.%N)
+  awk -v s="$start" -v e="$end" 'BEGIN { print e - s }'
+}
+
+qq=$(seconds qqwing --generate "$n" --one-line)
+local_run=$(seconds "$ours" generate --threads 1 --count "$n")
+
+log=$(mktemp)
+"$ours" serve --listen 127.0.0.1:0 --max-concurrent-solves 1 2>"$log" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
+address=""
+for _ in $(seq 1 100); do
+  address=$(grep -o 'address=[0-9.:]*' "$log" | head -n1 | cut -d= -f2 || true)
+  [ -n "$address" ] && break
+  sleep 0.1
+done
+[ -n "$address" ] || { echo "the server did not start"; cat "$log"; exit 1; }
+remote=$(python3 - "$address" "$n" <<'PY'
+import sys, time, pathlib
+sys.path.insert(0, str(pathlib.Path("examples/python").resolve()))
+from sudoku_client import load_stubs
+import grpc
+pb, rpc = load_stubs()
+address, n = sys.argv[1], int(sys.argv[2])
+with grpc.insecure_channel(address) as channel:
+    stub = rpc.SudokuServiceStub(channel)
+    start = time.perf_counter()
+    got = sum(1 for _ in stub.GenerateMany(pb.GenerateManyRequest(seed=1, count=n), timeout=600))
+    took = time.perf_counter() - start
+assert got == n, got
+print(took)
+PY
+)
+
+awk -v n="$n" -v qq="$qq" -v local_run="$local_run" -v remote="$remote" 'BEGIN {
+  printf "generate %d puzzles, one core each\n", n
+  printf "  %-34s %9.0f puzzles/s\n", "qqwing --generate", n / qq
+  printf "  %-34s %9.0f puzzles/s  %5.1fx qqwing\n", "sudokud generate --threads 1", n / local_run, qq / local_run
+  printf "  %-34s %9.0f puzzles/s  %5.1fx qqwing\n", "GenerateMany (1 slot, gRPC client)", n / remote, qq / remote
+}'
+
+echo
+printf '%-28s %9s %8s %8s %8s %8s %8s %8s\n' "rate, one thread" "us/puzzle" easy medium hard fiendish diabol. beyond
+for set in norvig_top95 magictour_top1465 17_clue forum_hardest_1905_11plus euler96_50; do
+  file="$puzzles/$set.txt"
+  [ -f "$file" ] || continue
+  out=$(mktemp)
+  took=$(seconds sh -c "'$ours' rate --threads 1 '$file' > '$out'")
+  awk -v set="$set" -v took="$took" '
+    { total++; level[$2]++; if ($3 == "beyond") beyond++ }
+    END {
+      printf "%-28s %9.0f %8d %8d %8d %8d %8d %8d\n", set, took * 1e6 / total,
+        level["easy"], level["medium"], level["hard"], level["fiendish"], level["diabolical"], beyond
+    }' "$out"
+  rm -f "$out"
+done
