@@ -210,7 +210,7 @@ pub fn logic_step_to_pb(seq: u64, step: &LogicStep) -> pb::LogicStep {
         placements: candidates(&step.placements),
         eliminations: candidates(&step.eliminations),
         pattern: candidates(&step.pattern),
-        rating: step.technique.rating(),
+        rating: step.rating,
         description: step.to_string(),
         seq,
         by_search: false,
@@ -269,10 +269,10 @@ pub fn rate_response(rating: &Rating, search: &Stats) -> pb::RateResponse {
         counts: rating
             .counts
             .iter()
-            .map(|&(technique, count)| pb::TechniqueCount {
-                technique: technique.name().to_owned(),
-                rating: technique.rating(),
-                count,
+            .map(|known| pb::TechniqueCount {
+                technique: known.technique.name().to_owned(),
+                rating: known.hardest,
+                count: known.count,
             })
             .collect(),
         needed_search: !rating.solved,

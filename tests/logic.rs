@@ -120,8 +120,10 @@ fn check_soundness(file: &str, take: usize) -> (usize, usize) {
             solver::count_solutions(&board, Algorithm::Propagation, &Control::UNLIMITED).unwrap();
         assert_eq!(report.solution_count, 1, "{puzzle}");
         let solution = *report.solution.unwrap().cells();
+        // The explanation's steps, replayed and each checked against the solution.
+        let explained = logic::explain(&board);
         let mut pencil = Pencil::new(&board);
-        while let Some(step) = logic::next_step(&pencil) {
+        for step in &explained.steps {
             for &(cell, digit) in &step.placements {
                 assert_eq!(solution[cell], digit, "{puzzle}: {step}");
             }
@@ -132,10 +134,10 @@ fn check_soundness(file: &str, take: usize) -> (usize, usize) {
                 !step.placements.is_empty() || !step.eliminations.is_empty(),
                 "{step}"
             );
-            logic::apply(&mut pencil, &step);
+            logic::apply(&mut pencil, step);
         }
-        let explained = logic::explain(&board);
         assert_eq!(explained.end, pencil);
+        assert!(logic::next_step(&pencil).is_none() || explained.solved());
         if explained.solved() {
             assert_eq!(
                 pencil.to_line(),
@@ -249,4 +251,123 @@ fn a_two_string_kite_clears_the_cell_seeing_both_ends() {
     );
     let step = logic::find(&grid(&removes), Technique::TwoStringKite).unwrap();
     assert_eq!(step.eliminations, [(cell(7, 6), 5)]);
+}
+
+/// A position met while explaining `puzzle` (a pencil-mark grid), and the
+/// puzzle's solution, to check a step found there against.
+fn position(puzzle: &str, marks: &str) -> (Pencil, [u8; 81]) {
+    let board = Board::parse(puzzle).unwrap();
+    let report = solver::count_solutions(&board, Algorithm::Bitboard, &Control::UNLIMITED).unwrap();
+    assert_eq!(report.solution_count, 1);
+    (
+        Pencil::parse(marks).unwrap(),
+        *report.solution.unwrap().cells(),
+    )
+}
+
+const UR_PUZZLE: &str =
+    "..9.8..5..21...8...5..471......5...8...41.......9....24....3.27.9.....35..7......";
+const UR_MARKS: &str = "7 4 9 36 8 1 2 5 36 36 2 1 36 9 5 8 7 4 8 5 36 2 4 7 1 69 369 9 16 246 7 5 26 3 14 8 25 378 238 4 1 28 57 69 69 15 1678 468 9 3 68 57 14 2 4 18 5 18 6 3 9 2 7 12 9 28 18 7 4 6 3 5 36 36 7 5 2 9 4 8 1";
+
+#[test]
+fn a_unique_rectangle_clears_its_pair_from_the_fourth_corner() {
+    // r3c8, r5c8 and r5c9 hold {6,9}, r3c9 {3,6,9}: rows 3 and 5, columns 8
+    // and 9, boxes 3 and 6. r3c9 loses 6 and 9.
+    let (pencil, solution) = position(UR_PUZZLE, UR_MARKS);
+    let step = logic::find(&pencil, Technique::UniqueRectangle).unwrap();
+    assert_eq!(step.eliminations, [(cell(2, 8), 6), (cell(2, 8), 9)]);
+    for &(cell, digit) in &step.eliminations {
+        assert_ne!(solution[cell], digit);
+    }
+    // The pattern: the pair's digits in the four corners.
+    let corners: std::collections::BTreeSet<usize> =
+        step.pattern.iter().map(|&(cell, _)| cell).collect();
+    assert_eq!(corners.len(), 4);
+    let expected = [cell(2, 7), cell(2, 8), cell(4, 7), cell(4, 8)];
+    assert_eq!(corners.into_iter().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn a_rectangle_over_four_boxes_or_with_two_extra_corners_is_no_unique_rectangle() {
+    // {1,2} in r1c1, r1c5, r4c1 and {1,2,5} in r4c5: four boxes.
+    let four_boxes = [
+        (cell(0, 0), "3456789"),
+        (cell(0, 4), "3456789"),
+        (cell(3, 0), "3456789"),
+        (cell(3, 4), "346789"),
+    ];
+    assert_eq!(
+        logic::find(&grid(&four_boxes), Technique::UniqueRectangle),
+        None
+    );
+    // Two boxes, but two corners hold more than the pair.
+    let two_extra = [
+        (cell(0, 0), "3456789"),
+        (cell(0, 1), "3456789"),
+        (cell(3, 0), "346789"),
+        (cell(3, 1), "346789"),
+    ];
+    assert_eq!(
+        logic::find(&grid(&two_extra), Technique::UniqueRectangle),
+        None
+    );
+    // The same rectangle with one extra corner is one.
+    let one_extra = [
+        (cell(0, 0), "3456789"),
+        (cell(0, 1), "3456789"),
+        (cell(3, 0), "3456789"),
+        (cell(3, 1), "346789"),
+    ];
+    let step = logic::find(&grid(&one_extra), Technique::UniqueRectangle).unwrap();
+    assert_eq!(step.eliminations, [(cell(3, 1), 1), (cell(3, 1), 2)]);
+}
+
+const BUG_PUZZLE: &str =
+    "........63...5.8........2.....72..69.7..9.1.2..3.......174.5........8....6...93.7";
+const BUG_MARKS: &str = "17 25 19 3 8 27 4 59 6 3 24 46 9 5 26 8 7 1 67 58 89 1 4 67 2 59 3 18 48 148 7 2 3 5 6 9 56 7 56 8 9 4 1 3 2 2 9 3 5 6 1 7 8 4 9 1 7 4 3 5 6 2 8 4 3 2 6 7 8 9 1 5 58 6 58 2 1 9 3 4 7";
+
+#[test]
+fn bug_plus_one_places_the_digit_with_three_places() {
+    let (pencil, solution) = position(BUG_PUZZLE, BUG_MARKS);
+    let step = logic::find(&pencil, Technique::BugPlusOne).unwrap();
+    // r4c3 holds {1,4,8}; 8 has three places in its row, column and box.
+    assert_eq!(step.placements, [(cell(3, 2), 8)]);
+    assert_eq!(solution[cell(3, 2)], 8);
+    // With a second cell of three candidates it is no BUG+1: r1c1 {1,7} gets 9.
+    let marks = BUG_MARKS.replacen("17", "179", 1);
+    let two_extra = Pencil::parse(&marks).unwrap();
+    assert_eq!(logic::find(&two_extra, Technique::BugPlusOne), None);
+}
+
+#[test]
+fn forcing_chains_remove_a_candidate_whose_assumption_breaks_the_grid() {
+    let cases = [
+        (
+            Technique::ForcingXChain,
+            "......4..2.........7....1636.9.5.....18.29....2..6..8.....935.19......4......1..2",
+            "1 89 6 578 3 578 4 2 5789 2 3489 34 45678 1 45678 789 59 5789 458 7 45 9 48 2 1 6 3 6 34 9 3478 5 478 2 1 47 3457 1 8 347 2 9 367 35 4567 3457 2 3457 1 6 47 379 8 4579 48 468 2 468 9 3 5 7 1 9 3568 1 2 7 568 368 4 68 3478 34568 347 4568 48 1 3689 39 2",
+            (cell(3, 1), 3),
+        ),
+        (
+            Technique::ForcingChain,
+            "69.....1.........6.2....37.2...65......8...4.8....32.7.41..9......1...6...3..8..4",
+            "6 9 578 3 24578 247 458 1 258 14 3 578 24579 1245789 1247 4589 2589 6 14 2 58 459 14589 6 3 7 589 2 17 4 79 6 5 89 389 1389 3 157 9 8 127 127 6 4 15 8 15 6 49 149 3 2 59 7 57 4 1 6 2357 9 578 2358 2358 579 8 2 1 3457 47 579 6 359 579 6 3 257 257 8 1 259 4",
+            (cell(4, 1), 5),
+        ),
+        (
+            Technique::DynamicForcingChain,
+            "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
+            "7 126 8 459 4569 4569 3 1456 125 49 36 3469 2 3456 1 4679 4578 578 5 1236 123469 78 346 78 2469 146 129 189 4 1579 3579 59 3579 178 2 6 3 1267 1269 479 8 24679 147 1457 157 268 578 2567 1 2456 2467 478 9 3 128 9 1357 6 125 2358 127 1378 4 12468 12368 12346 3489 7 23489 5 1368 1289 12468 3578 1234567 34589 1249 234589 12679 13678 12789",
+            (cell(2, 2), 3),
+        ),
+    ];
+    for (technique, puzzle, marks, removed) in cases {
+        let (pencil, solution) = position(puzzle, marks);
+        let step = logic::find(&pencil, technique).unwrap();
+        assert_eq!(step.eliminations, [removed], "{technique:?}");
+        assert_ne!(solution[removed.0], removed.1, "{technique:?}");
+        assert!(step.rating >= technique.rating(), "{technique:?}");
+        // Nothing breaks on a grid where every digit may go anywhere.
+        assert_eq!(logic::find(&grid(&[]), technique), None, "{technique:?}");
+    }
 }

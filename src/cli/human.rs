@@ -54,7 +54,7 @@ pub(super) fn explain(args: ExplainArgs) -> CliResult {
                 }
             };
             for (seq, step) in (1..).zip(&explanation.steps) {
-                let _ = writeln!(out, "  {seq}. [{:.1}] {step}", step.technique.rating());
+                let _ = writeln!(out, "  {seq}. [{:.1}] {step}", step.rating);
             }
             if !explanation.solved() {
                 let _ = writeln!(
@@ -105,7 +105,7 @@ pub(super) fn hint(args: HintArgs) -> CliResult {
     let pencil = Pencil::new(&Board::with_cells(cells));
     match logic::next_step(&pencil) {
         _ if pencil.is_solved() => println!("solved"),
-        Some(step) => println!("[{:.1}] {step}", step.technique.rating()),
+        Some(step) => println!("[{:.1}] {step}", step.rating),
         None => {
             let cell = (0..CELLS)
                 .find(|&cell| pencil.value(cell) == 0)

@@ -1,7 +1,7 @@
 //! Basic fish: a digit confined, in `size` rows (columns), to the same `size`
 //! columns (rows) — X-Wing, Swordfish, Jellyfish.
 
-use super::pencil::{Pencil, UNITS, bit};
+use super::pencil::{Pencil, UNITS, bit, subsets};
 use super::step::{Candidate, LogicStep, Technique};
 
 /// The first fish of `size` lines that removes a candidate.
@@ -13,11 +13,12 @@ pub(super) fn fish(pencil: &Pencil, size: u32, technique: Technique) -> Vec<Logi
             let places: Vec<u16> = (0..9)
                 .map(|line| pencil.places(bases + line, digit))
                 .collect();
-            for set in (0u16..512).filter(|set| set.count_ones() == size) {
+            // Only lines with 2 to `size` places can be bases.
+            let open = (0..9usize)
+                .filter(|&line| (2..=size).contains(&places[line].count_ones()))
+                .fold(0u16, |open, line| open | 1 << line);
+            for set in subsets(open, size) {
                 let lines = (0..9usize).filter(|line| set & 1 << line != 0);
-                if lines.clone().any(|line| places[line].count_ones() < 2) {
-                    continue;
-                }
                 let cover = lines.clone().fold(0, |cover, line| cover | places[line]);
                 if cover.count_ones() != size {
                     continue;

@@ -7,14 +7,19 @@
 //! - `pencil`: the pencil-mark grid, units and peers;
 //! - `step`: techniques with their ratings, and `LogicStep`;
 //! - `rating`: a puzzle's rating, the counts per technique, the level names;
-//! - `singles`, `intersections`, `subsets`, `fish`, `links`, `wings`: the techniques.
+//! - `singles`, `intersections`, `subsets`, `fish`, `links`, `wings`,
+//!   `uniqueness`, `forcing`: the techniques.
 //!
-//! Not yet on the ladder (issue 14 goes on): uniqueness (4.5-5.0), BUG
-//! (5.6-6.0), aligned pair exclusion, chains, forcing chains and Nishio, and the
-//! rating's complexity modifiers (larger wings and fish); a puzzle that needs
-//! them rates [`BEYOND_LADDER`].
+//! Not yet on the ladder (issue 14 goes on): unique rectangles of types 2 to 6
+//! and unique loops, BUG types 2 to 4, aligned pair and triplet exclusion, the
+//! chains as Sudoku Explainer builds them (X- and Y-cycles, bidirectional
+//! cycles, cell and region forcing chains, nested dynamic chains), and the
+//! complexity modifiers of larger wings and fish. The contradictions of
+//! `forcing` stand in for the chains (same tiers, length-rated); a puzzle they
+//! cannot crack rates [`BEYOND_LADDER`].
 
 mod fish;
+mod forcing;
 mod intersections;
 mod links;
 mod pencil;
@@ -22,10 +27,11 @@ mod rating;
 mod singles;
 mod step;
 mod subsets;
+mod uniqueness;
 mod wings;
 
 pub use pencil::{BadPencil, Pencil};
-pub use rating::{BEYOND_LADDER, Level, Rating, RatingRange};
+pub use rating::{BEYOND_LADDER, Level, Rating, RatingRange, TechniqueCount};
 pub use step::{Candidate, LogicStep, Technique};
 
 use crate::board::Board;
@@ -75,6 +81,11 @@ pub fn find(pencil: &Pencil, technique: Technique) -> Option<LogicStep> {
         TwoStringKite => first(links::two_links(pencil, true, technique)),
         XyWing => first(wings::wings(pencil, false, technique)),
         XyzWing => first(wings::wings(pencil, true, technique)),
+        UniqueRectangle => first(uniqueness::unique_rectangles(pencil)),
+        BugPlusOne => uniqueness::bug_plus_one(pencil),
+        ForcingXChain => forcing::contradiction(pencil, forcing::Depth::OneDigit, technique),
+        ForcingChain => forcing::contradiction(pencil, forcing::Depth::Singles, technique),
+        DynamicForcingChain => forcing::contradiction(pencil, forcing::Depth::Locked, technique),
     }
 }
 
@@ -92,6 +103,7 @@ fn direct(
         let single = singles::revealed_single(pencil, &step, units.clone())?;
         Some(LogicStep {
             technique,
+            rating: technique.rating(),
             placements: vec![single],
             ..step
         })

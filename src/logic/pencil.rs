@@ -152,6 +152,23 @@ impl Pencil {
     }
 }
 
+/// The subsets of `mask` (positions 0..9) with `size` members, in increasing
+/// order: only the subsets of `mask` are visited, not all 512 sets.
+pub fn subsets(mask: u16, size: u32) -> impl Iterator<Item = u16> {
+    let mut next = Some(0u16);
+    std::iter::from_fn(move || {
+        loop {
+            let set = next?;
+            // The next subset of `mask` above `set`; back to 0 when none is left.
+            let after = ((set | !mask & 0x1FF) + 1) & mask;
+            next = (after != 0).then_some(after);
+            if set.count_ones() == size {
+                return Some(set);
+            }
+        }
+    })
+}
+
 /// The bit of `digit` (none for 0).
 pub const fn bit(digit: u8) -> Digits {
     (1 << digit) >> 1
@@ -165,6 +182,22 @@ pub fn digits(set: Digits) -> impl Iterator<Item = u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn subsets_are_those_of_all_sets_in_order() {
+        for mask in [0u16, 0b1, 0b1011_0110, 0x1FF, 0b1_0000_0001] {
+            for size in 1..=4 {
+                let all: Vec<u16> = (0u16..512)
+                    .filter(|set| set & !mask == 0 && set.count_ones() == size)
+                    .collect();
+                assert_eq!(
+                    subsets(mask, size).collect::<Vec<_>>(),
+                    all,
+                    "{mask:b} {size}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn units_and_peers_are_the_sudoku_ones() {

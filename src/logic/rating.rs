@@ -3,11 +3,12 @@
 //! used, and the level name Sudoku Explainer's generator gives that range. Knows
 //! nothing of how steps are found.
 
-use super::{Explanation, Technique};
+use super::{Explanation, LogicStep, Technique};
 
-/// The rating given to a puzzle the ladder cannot finish: every technique up to
-/// the ladder's hardest (5.4) fails on it, so it rates above that.
-pub const BEYOND_LADDER: f64 = 5.5;
+/// The rating given to a puzzle the ladder cannot finish: even a dynamic
+/// forcing chain of singles and locked candidates finds no contradiction, so it
+/// rates at least where Sudoku Explainer's nested forcing chains begin.
+pub const BEYOND_LADDER: f64 = 9.5;
 
 /// Difficulty levels by rating, as Sudoku Explainer's generator presets name
 /// them.
@@ -99,6 +100,17 @@ impl RatingRange {
     }
 }
 
+/// How often a solve used a technique, and its hardest step's rating.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TechniqueCount {
+    /// The technique.
+    pub technique: Technique,
+    /// Its steps in the solve.
+    pub count: u32,
+    /// The highest rating of those steps.
+    pub hardest: f64,
+}
+
 /// A puzzle's rating.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rating {
@@ -109,7 +121,7 @@ pub struct Rating {
     /// finish or no step was needed.
     pub technique: Option<Technique>,
     /// How many steps of each technique the solve used, in ladder order.
-    pub counts: Vec<(Technique, u32)>,
+    pub counts: Vec<TechniqueCount>,
     /// False when the ladder ran out of techniques before the puzzle was solved.
     pub solved: bool,
 }
@@ -117,28 +129,37 @@ pub struct Rating {
 impl Rating {
     /// The rating of a logical solve.
     pub fn of(explanation: &Explanation) -> Rating {
-        let mut counts: Vec<(Technique, u32)> = Vec::new();
-        let mut hardest: Option<Technique> = None;
+        let mut counts: Vec<TechniqueCount> = Vec::new();
+        let mut hardest: Option<&LogicStep> = None;
         for step in &explanation.steps {
-            let technique = step.technique;
-            match counts.iter_mut().find(|(known, _)| *known == technique) {
-                Some((_, count)) => *count += 1,
-                None => counts.push((technique, 1)),
+            match counts
+                .iter_mut()
+                .find(|known| known.technique == step.technique)
+            {
+                Some(known) => {
+                    known.count += 1;
+                    known.hardest = known.hardest.max(step.rating);
+                }
+                None => counts.push(TechniqueCount {
+                    technique: step.technique,
+                    count: 1,
+                    hardest: step.rating,
+                }),
             }
-            if hardest.is_none_or(|hardest| technique.rating() > hardest.rating()) {
-                hardest = Some(technique);
+            if hardest.is_none_or(|hardest| step.rating > hardest.rating) {
+                hardest = Some(step);
             }
         }
-        counts.sort_by_key(|&(technique, _)| technique);
+        counts.sort_by_key(|known| known.technique);
         let solved = explanation.solved();
         let value = match (solved, hardest) {
-            (true, Some(hardest)) => hardest.rating(),
+            (true, Some(hardest)) => hardest.rating,
             (true, None) => 0.0,
-            (false, hardest) => hardest.map_or(0.0, Technique::rating).max(BEYOND_LADDER),
+            (false, hardest) => hardest.map_or(0.0, |step| step.rating).max(BEYOND_LADDER),
         };
         Rating {
             value,
-            technique: hardest.filter(|_| solved),
+            technique: hardest.filter(|_| solved).map(|step| step.technique),
             counts,
             solved,
         }

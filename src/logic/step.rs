@@ -56,11 +56,22 @@ pub enum Technique {
     Jellyfish,
     /// Four digits of a unit confined to the same four cells.
     HiddenQuad,
+    /// A rectangle of three {a, b} cells whose fourth would make two solutions.
+    UniqueRectangle,
+    /// Every cell bivalue but one: the extra candidate of that cell is true.
+    BugPlusOne,
+    /// A candidate whose assumption, by its digit's hidden singles, breaks a unit.
+    ForcingXChain,
+    /// A candidate whose assumption, by singles, breaks the grid.
+    ForcingChain,
+    /// A candidate whose assumption, by singles and locked candidates, breaks
+    /// the grid.
+    DynamicForcingChain,
 }
 
 impl Technique {
     /// Every technique of the ladder, in the order the solver tries them.
-    pub const LADDER: [Technique; 23] = [
+    pub const LADDER: [Technique; 28] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -81,9 +92,14 @@ impl Technique {
         Technique::TwoStringKite,
         Technique::XyWing,
         Technique::XyzWing,
+        Technique::UniqueRectangle,
         Technique::NakedQuad,
         Technique::Jellyfish,
         Technique::HiddenQuad,
+        Technique::BugPlusOne,
+        Technique::ForcingXChain,
+        Technique::ForcingChain,
+        Technique::DynamicForcingChain,
     ];
 
     /// The rating of a step of this technique on the Sudoku Explainer scale.
@@ -112,6 +128,11 @@ impl Technique {
             Technique::NakedQuad => 5.0,
             Technique::Jellyfish => 5.2,
             Technique::HiddenQuad => 5.4,
+            Technique::UniqueRectangle => 4.5,
+            Technique::BugPlusOne => 5.6,
+            Technique::ForcingXChain => 6.5,
+            Technique::ForcingChain => 7.0,
+            Technique::DynamicForcingChain => 8.5,
         }
     }
 
@@ -141,6 +162,11 @@ impl Technique {
             Technique::NakedQuad => "naked quad",
             Technique::Jellyfish => "jellyfish",
             Technique::HiddenQuad => "hidden quad",
+            Technique::UniqueRectangle => "unique rectangle",
+            Technique::BugPlusOne => "bug+1",
+            Technique::ForcingXChain => "forcing x-chain",
+            Technique::ForcingChain => "forcing chain",
+            Technique::DynamicForcingChain => "dynamic forcing chain",
         }
     }
 }
@@ -149,10 +175,13 @@ impl Technique {
 pub type Candidate = (Cell, u8);
 
 /// One step of a logical solve.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LogicStep {
     /// The technique that found it.
     pub technique: Technique,
+    /// Its rating: the technique's, plus a complexity modifier for the
+    /// techniques that have one (the length of a chain).
+    pub rating: f64,
     /// The candidates that form the pattern.
     pub pattern: Vec<Candidate>,
     /// The digits it places.
@@ -170,6 +199,7 @@ impl LogicStep {
     ) -> LogicStep {
         LogicStep {
             technique,
+            rating: technique.rating(),
             pattern,
             placements: Vec::new(),
             eliminations,
@@ -180,6 +210,7 @@ impl LogicStep {
     pub fn placing(technique: Technique, candidate: Candidate) -> LogicStep {
         LogicStep {
             technique,
+            rating: technique.rating(),
             pattern: vec![candidate],
             placements: vec![candidate],
             eliminations: Vec::new(),

@@ -1,12 +1,7 @@
 //! Naked and hidden subsets (pairs, triples, quads) within a unit.
 
-use super::pencil::{Digits, Pencil, UNITS, bit, digits};
+use super::pencil::{Digits, Pencil, UNITS, bit, digits, subsets};
 use super::step::{Candidate, LogicStep, Technique};
-
-/// The subsets of positions 0..9 with `size` members that lie within `eligible`.
-fn combinations(size: u32, eligible: u16) -> impl Iterator<Item = u16> {
-    (0u16..512).filter(move |set| set & !eligible == 0 && set.count_ones() == size)
-}
 
 /// The positions whose set has from 1 to `size` members: only they can be part
 /// of a subset of `size`.
@@ -29,7 +24,7 @@ pub(super) fn naked(pencil: &Pencil, size: u32, technique: Technique) -> Vec<Log
         if open.count_ones() < size {
             continue;
         }
-        for set in combinations(size, open) {
+        for set in subsets(open, size) {
             let members = (0..9).filter(|at| set & 1 << at != 0);
             let union = members.clone().fold(0, |union, at| union | candidates[at]);
             if union.count_ones() != size {
@@ -65,7 +60,7 @@ pub(super) fn hidden(pencil: &Pencil, size: u32, technique: Technique) -> Vec<Lo
         if open.count_ones() < size {
             continue;
         }
-        for set in combinations(size, open) {
+        for set in subsets(open, size) {
             let members = (0..9usize).filter(|d| set & 1 << d != 0);
             let cells = members.clone().fold(0, |union, d| union | places[d]);
             if cells.count_ones() != size {
