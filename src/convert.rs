@@ -316,6 +316,19 @@ pub fn generate_response(
     }
 }
 
+/// What one puzzle of a `GenerateMany` request asks for, as a `Generate`
+/// request (the seed is the first puzzle's).
+pub fn generate_request_of(many: &pb::GenerateManyRequest) -> pb::GenerateRequest {
+    pb::GenerateRequest {
+        seed: many.seed,
+        min_rating: many.min_rating,
+        max_rating: many.max_rating,
+        symmetry: many.symmetry,
+        level: many.level.clone(),
+        not_minimal: many.not_minimal,
+    }
+}
+
 /// A `Generate` answer as one message of a `GenerateMany` stream.
 pub fn generate_many_response(one: pb::GenerateResponse) -> pb::GenerateManyResponse {
     pb::GenerateManyResponse {

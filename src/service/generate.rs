@@ -91,15 +91,7 @@ impl SudokuSolver {
         request: Request<pb::GenerateRequest>,
     ) -> Result<Response<pb::GenerateResponse>, Status> {
         let deadline = deadline_of(request.metadata());
-        let r = request.into_inner();
-        let wanted = wanted(
-            r.seed,
-            r.symmetry,
-            r.min_rating,
-            r.max_rating,
-            &r.level,
-            r.not_minimal,
-        )?;
+        let wanted = wanted(&request.into_inner())?;
         let (generated, rating) = self.generate_one(wanted, deadline).await?;
         Ok(Response::new(convert::generate_response(
             &generated,
@@ -159,15 +151,8 @@ impl SudokuSolver {
     ) -> Result<Response<GenerateStream>, Status> {
         let deadline = self.stream_deadline(deadline_of(request.metadata()));
         let r = request.into_inner();
-        let admitted = wanted(
-            r.seed,
-            r.symmetry,
-            r.min_rating,
-            r.max_rating,
-            &r.level,
-            r.not_minimal,
-        )
-        .and_then(|wanted| Ok((wanted, self.admit_open_stream(false)?)));
+        let admitted = wanted(&convert::generate_request_of(&r))
+            .and_then(|wanted| Ok((wanted, self.admit_open_stream(false)?)));
         let (wanted, open) = match admitted {
             Ok(admitted) => admitted,
             Err(status) => {
@@ -272,14 +257,15 @@ impl Many {
 /// The request's fields checked: a symmetry the API has, ratings that are
 /// numbers from 0 up with the lowest not above the highest, a level the
 /// server knows (and not together with ratings). Seed 0 draws one.
-fn wanted(
-    seed: u64,
-    symmetry: i32,
-    min_rating: f64,
-    max_rating: f64,
-    level: &str,
-    not_minimal: bool,
-) -> Result<Wanted, Status> {
+fn wanted(request: &pb::GenerateRequest) -> Result<Wanted, Status> {
+    let pb::GenerateRequest {
+        seed,
+        symmetry,
+        min_rating,
+        max_rating,
+        ref level,
+        not_minimal,
+    } = *request;
     let bad = |field: &str, description: String| {
         let details = ErrorDetails::with_bad_request_violation(field, description.clone());
         Status::with_error_details(Code::InvalidArgument, description, details)
