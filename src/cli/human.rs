@@ -7,10 +7,10 @@ use std::io::Write;
 use super::CliResult;
 use super::args::{ExplainArgs, GenerateArgs, HintArgs, RateArgs};
 use super::solve::{print_all, read_input, solve_all, threads};
-use crate::board::{Board, CELLS, CellName, puzzle_lines};
+use crate::board::{Board, CellName, puzzle_lines};
 use crate::generate::{Generator, MAX_ATTEMPTS};
-use crate::logic::{self, Explanation, Pencil};
-use crate::solver::{Algorithm, Control, count_solutions};
+use crate::logic::{self, Explanation, Next};
+use crate::solver::{self, Control, Uniqueness};
 
 pub(super) fn rate(args: RateArgs) -> CliResult {
     let text = read_input(args.file.as_deref())?;
@@ -81,36 +81,27 @@ pub(super) fn explain(args: ExplainArgs) -> CliResult {
 pub(super) fn hint(args: HintArgs) -> CliResult {
     let givens = Board::parse(&args.puzzle).map_err(|e| format!("invalid puzzle: {e}"))?;
     let solution = unique(&givens)?;
-    let mut cells = match &args.board {
+    let position = match &args.board {
         Some(board) => Board::parse_cells(board).map_err(|e| format!("invalid board: {e}"))?,
         None => *givens.cells(),
     };
-    let mut wrong = Vec::new();
-    for (cell, value) in cells.iter_mut().enumerate() {
-        if givens.get(cell) != 0 && *value != givens.get(cell) {
-            return Err(format!(
-                "invalid board: {} differs from the puzzle's given",
-                CellName(cell)
-            )
-            .into());
-        }
-        if *value != 0 && *value != solution.get(cell) {
-            wrong.push(format!("{}={}", CellName(cell), value));
-            *value = 0;
-        }
+    if let Some(changed) = logic::changed_given(&givens, &position) {
+        return Err(format!("invalid board: {changed}").into());
     }
-    if !wrong.is_empty() {
+    let hint = logic::hint(&position, &solution);
+    if !hint.wrong.is_empty() {
+        let wrong: Vec<String> = hint
+            .wrong
+            .iter()
+            .map(|&(cell, digit)| format!("{}={digit}", CellName(cell)))
+            .collect();
         println!("wrong: {}", wrong.join(" "));
     }
-    let pencil = Pencil::new(&Board::with_cells(cells));
-    match logic::next_step(&pencil) {
-        _ if pencil.is_solved() => println!("solved"),
-        Some(step) => println!("[{:.1}] {step}", step.rating),
-        None => {
-            let cell = (0..CELLS)
-                .find(|&cell| pencil.value(cell) == 0)
-                .unwrap_or(0);
-            println!("search: place {}={}", CellName(cell), solution.get(cell));
+    match hint.next {
+        None => println!("solved"),
+        Some(Next::Logic(step)) => println!("[{:.1}] {step}", step.rating),
+        Some(Next::Search((cell, digit))) => {
+            println!("search: place {}={digit}", CellName(cell))
         }
     }
     Ok(())
@@ -166,11 +157,9 @@ fn explained(text: &str) -> Result<(Explanation, Board), String> {
 
 /// The unique solution of `board`, or why there is none.
 fn unique(board: &Board) -> Result<Board, String> {
-    let report = count_solutions(board, Algorithm::DEFAULT, &Control::UNTIMED)
-        .map_err(|why| format!("{why:?}"))?;
-    match (report.solution_count, report.solution) {
-        (1, Some(solution)) => Ok(solution),
-        (0, _) | (_, None) => Err("the puzzle has no solution".to_owned()),
-        _ => Err("the puzzle has more than one solution".to_owned()),
+    match solver::uniqueness(board, &Control::UNTIMED).map_err(|why| format!("{why:?}"))? {
+        Uniqueness::One(solution, _) => Ok(solution),
+        Uniqueness::None => Err("the puzzle has no solution".to_owned()),
+        Uniqueness::Several => Err("the puzzle has more than one solution".to_owned()),
     }
 }

@@ -14,7 +14,7 @@ mod grid;
 mod random;
 mod symmetry;
 
-pub use random::Random;
+use random::Random;
 pub use symmetry::Symmetry;
 
 use crate::board::{Board, CELLS};
@@ -96,11 +96,6 @@ impl Generator {
         search
             .finish(&Control::UNTIMED, &mut crate::solver::NoEvents)
             .is_ok_and(|report| report.solution_count == 1)
-    }
-
-    /// The random state, for callers that draw more from it.
-    pub fn random(&mut self) -> &mut Random {
-        &mut self.random
     }
 }
 

@@ -7,6 +7,7 @@
 //! - `pencil`: the pencil-mark grid, units and peers;
 //! - `step`: techniques with their ratings, and `LogicStep`;
 //! - `rating`: a puzzle's rating, the counts per technique, the level names;
+//! - `hint`: a player's wrong digits and the next step from their position;
 //! - `singles`, `intersections`, `subsets`, `fish`, `links`, `wings`,
 //!   `uniqueness`, `forcing`: the techniques.
 //!
@@ -20,6 +21,7 @@
 
 mod fish;
 mod forcing;
+mod hint;
 mod intersections;
 mod links;
 mod pencil;
@@ -30,6 +32,7 @@ mod subsets;
 mod uniqueness;
 mod wings;
 
+pub use hint::{ChangedGiven, Hint, Next, changed_given, hint};
 pub use pencil::{BadPencil, Pencil};
 pub use rating::{BEYOND_LADDER, Level, Rating, RatingRange, TechniqueCount};
 pub use step::{Candidate, LogicStep, Technique};

@@ -9,23 +9,21 @@ use tonic_types::{ErrorDetails, StatusExt};
 use super::SudokuSolver;
 use super::call::{deadline_of, parse_puzzle};
 use super::compute::{Bounds, Work};
-use crate::board::{Board, CELLS, CellName, PuzzleError};
+use crate::board::{Board, CELLS, PuzzleError};
 use crate::convert;
-use crate::logic::{self, Explanation, Pencil};
+use crate::logic::{self, Explanation, Next};
 use crate::pb;
-use crate::solver::{Algorithm, Interrupted, Mode, NoEvents, Search, Stats};
+use crate::solver::{self, Interrupted, Stats, Uniqueness};
 
 /// The unique solution of `board` and the effort of the search that proved it
 /// unique; `FAILED_PRECONDITION` when there is none or more than one.
 pub(super) fn unique_solution(board: &Board, bounds: &Bounds) -> Result<(Board, Stats), Work> {
-    let mut search = Search::new(board, Algorithm::DEFAULT, Mode::CountTwo);
-    let report = search.finish(&bounds.control(), &mut NoEvents)?;
-    match (report.solution_count, report.solution) {
-        (1, Some(solution)) => Ok((solution, report.stats)),
-        (0, _) | (_, None) => Err(Work::Refused(Status::failed_precondition(
+    match solver::uniqueness(board, &bounds.control())? {
+        Uniqueness::One(solution, stats) => Ok((solution, stats)),
+        Uniqueness::None => Err(Work::Refused(Status::failed_precondition(
             "the puzzle has no solution: there is nothing to explain or rate",
         ))),
-        _ => Err(Work::Refused(Status::failed_precondition(
+        Uniqueness::Several => Err(Work::Refused(Status::failed_precondition(
             "the puzzle has more than one solution: explaining and rating need a unique one",
         ))),
     }
@@ -91,42 +89,25 @@ fn player_position(givens: &Board, text: &str) -> Result<[u8; CELLS], Status> {
     };
     let cells = Board::parse_cells(text)
         .map_err(|error: PuzzleError| bad_board(format!("invalid board: {error}")))?;
-    for (cell, (&given, &now)) in givens.cells().iter().zip(&cells).enumerate() {
-        if given != 0 && now != given {
-            return Err(bad_board(format!(
-                "invalid board: {} holds {} but the puzzle gives {given} there",
-                CellName(cell),
-                crate::board::cell_char(now)
-            )));
-        }
+    match logic::changed_given(givens, &cells) {
+        Some(changed) => Err(bad_board(format!("invalid board: {changed}"))),
+        None => Ok(cells),
     }
-    Ok(cells)
 }
 
-/// The hint for `position`: its digits that contradict `solution`, and the next
-/// step from the position without them (a step of the search when the
-/// techniques run out; none when it is solved).
+/// The hint for `position` as the API gives it.
 fn hint(position: &[u8; CELLS], solution: &Board) -> pb::HintResponse {
-    let mut right = *position;
-    let mut wrong = Vec::new();
-    for (cell, value) in right.iter_mut().enumerate() {
-        if *value != 0 && *value != solution.get(cell) {
-            wrong.push(convert::candidate_to_pb((cell, *value)));
-            *value = 0;
-        }
+    let hint = logic::hint(position, solution);
+    let step = hint.next.map(|next| match next {
+        Next::Logic(step) => convert::logic_step_to_pb(1, &step),
+        Next::Search(placement) => convert::search_step_to_pb(1, &[placement]),
+    });
+    pb::HintResponse {
+        step,
+        wrong: hint
+            .wrong
+            .into_iter()
+            .map(convert::candidate_to_pb)
+            .collect(),
     }
-    let pencil = Pencil::new(&Board::with_cells(right));
-    let step = if pencil.is_solved() {
-        None
-    } else if let Some(step) = logic::next_step(&pencil) {
-        Some(convert::logic_step_to_pb(1, &step))
-    } else {
-        // The cell with the fewest candidates, filled from the solution.
-        let cell = (0..CELLS)
-            .filter(|&cell| pencil.value(cell) == 0)
-            .min_by_key(|&cell| pencil.candidates(cell).count_ones())
-            .unwrap_or(0);
-        Some(convert::search_step_to_pb(1, &[(cell, solution.get(cell))]))
-    };
-    pb::HintResponse { step, wrong }
 }

@@ -104,3 +104,24 @@ pub fn count_solutions(
 ) -> Result<Report, Interrupted> {
     Search::new(board, algorithm, Mode::CountTwo).finish(control, &mut NoEvents)
 }
+
+/// Whether a puzzle has one solution, as explaining, rating and hints need.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Uniqueness {
+    /// No solution.
+    None,
+    /// Exactly one, and what the search that proved it did.
+    One(Board, Stats),
+    /// Two or more.
+    Several,
+}
+
+/// [`count_solutions`] with the default engine, as a [`Uniqueness`].
+pub fn uniqueness(board: &Board, control: &Control<'_>) -> Result<Uniqueness, Interrupted> {
+    let report = count_solutions(board, Algorithm::DEFAULT, control)?;
+    Ok(match (report.solution_count, report.solution) {
+        (1, Some(solution)) => Uniqueness::One(solution, report.stats),
+        (0, _) | (_, None) => Uniqueness::None,
+        _ => Uniqueness::Several,
+    })
+}
