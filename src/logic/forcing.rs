@@ -8,9 +8,9 @@
 //! (the easiest, as Sudoku Explainer takes its easiest chain), and the length
 //! adds tenths as Sudoku Explainer's length modifier does.
 
-use super::pencil::{ALL, Digits, Pencil, UNITS, bit};
+use super::pencil::{ALL, Digits, PEERS, Pencil, UNITS, bit, digits};
 use super::step::{LogicStep, Technique};
-use crate::board::{CELLS, Cell};
+use crate::board::{CELLS, Cell, box_of, col_of, row_of};
 
 /// What the propagation after an assumption may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,17 +31,17 @@ pub(super) fn contradiction(
     depth: Depth,
     technique: Technique,
 ) -> Option<LogicStep> {
+    let start = Forced::new(pencil);
     let mut best: Option<(usize, Cell, u8)> = None;
     for cell in 0..CELLS {
         let candidates = pencil.candidates(cell);
         if candidates.count_ones() < 2 {
             continue;
         }
-        for digit in (1..=9u8).filter(|&digit| candidates & bit(digit) != 0) {
+        for digit in digits(candidates) {
             let limit = best.map_or(usize::MAX, |(moves, _, _)| moves);
-            let mut trial = pencil.clone();
-            if let Trial::Broke(moves) =
-                moves_to_contradiction(&mut trial, cell, digit, depth, limit)
+            let mut trial = start.clone();
+            if let Trial::Broke(moves) = trial.moves_to_contradiction(cell, digit, depth, limit)
                 && best.is_none_or(|(shortest, _, _)| moves < shortest)
             {
                 best = Some((moves, cell, digit));
@@ -83,102 +83,205 @@ fn length_modifier(moves: usize) -> f64 {
     tenths
 }
 
-/// Places `digit` in `cell` on `trial` and makes the forced moves of `depth`
-/// until the grid breaks, none is left, or `limit` moves are made.
-fn moves_to_contradiction(
-    trial: &mut Pencil,
-    cell: Cell,
-    digit: u8,
-    depth: Depth,
-    limit: usize,
-) -> Trial {
-    trial.place(cell, digit);
-    let wanted = match depth {
-        Depth::OneDigit => bit(digit),
-        Depth::Singles | Depth::Locked => ALL,
-    };
-    let mut moves = 1;
-    loop {
-        let Scan::Whole { naked, hidden } = scan(trial, wanted) else {
-            return Trial::Broke(moves);
+/// The row, column and box of each cell, as indices into `UNITS`.
+const CELL_UNITS: [[u8; 3]; CELLS] = {
+    let mut units = [[0u8; 3]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        units[cell] = [
+            row_of(cell) as u8,
+            9 + col_of(cell) as u8,
+            18 + box_of(cell) as u8,
+        ];
+        cell += 1;
+    }
+    units
+};
+
+/// A pencil-mark grid that keeps, move by move, what a trial asks after each
+/// one: the cells left with one candidate, the units where a digit has one
+/// place, and whether the grid broke. A move touches a cell and its peers, so
+/// a trial never looks over the whole grid again.
+#[derive(Clone)]
+struct Forced {
+    pencil: Pencil,
+    /// How many cells of each unit have each digit as a candidate.
+    places: [[u8; 9]; 27],
+    /// The digits placed in each unit.
+    held: [Digits; 27],
+    /// The empty cells with one candidate, as bits of their numbers.
+    naked: u128,
+    /// For each digit, the units (as bits) where it is not placed and has one place.
+    hidden: [u32; 9],
+    /// Some cell has neither digit nor candidate, or some unit has a digit
+    /// neither placed nor with a place.
+    broken: bool,
+}
+
+impl Forced {
+    fn new(pencil: &Pencil) -> Forced {
+        let mut forced = Forced {
+            pencil: pencil.clone(),
+            places: [[0; 9]; 27],
+            held: [0; 27],
+            naked: 0,
+            hidden: [0; 9],
+            broken: false,
         };
-        if moves >= limit {
-            return Trial::Capped;
-        }
-        match (depth, naked, hidden) {
-            (Depth::Singles | Depth::Locked, Some((cell, digit)), _)
-            | (_, _, Some((cell, digit))) => trial.place(cell, digit),
-            (Depth::Locked, None, None) if locked(trial) => {}
-            _ => return Trial::Held,
-        }
-        moves += 1;
-    }
-}
-
-/// What one look over the grid found.
-enum Scan {
-    /// A cell with no digit and no candidate, or a unit where a digit is neither
-    /// placed nor has a place.
-    Broken,
-    /// Nothing broken: the first naked single and the first hidden single (of a
-    /// digit in `wanted`), if any.
-    Whole {
-        naked: Option<(Cell, u8)>,
-        hidden: Option<(Cell, u8)>,
-    },
-}
-
-/// One pass over the cells and one over the units.
-fn scan(trial: &Pencil, wanted: Digits) -> Scan {
-    let mut naked = None;
-    for cell in 0..CELLS {
-        let candidates = trial.candidates(cell);
-        if candidates == 0 {
-            if trial.value(cell) == 0 {
-                return Scan::Broken;
+        for (cell, units) in CELL_UNITS.iter().enumerate() {
+            let candidates = pencil.candidates(cell);
+            for unit in units.map(usize::from) {
+                forced.held[unit] |= bit(pencil.value(cell));
+                for digit in digits(candidates) {
+                    forced.places[unit][usize::from(digit - 1)] += 1;
+                }
             }
-        } else if naked.is_none() && candidates & (candidates - 1) == 0 {
-            naked = Some((cell, candidates.trailing_zeros() as u8 + 1));
+            match (pencil.value(cell), candidates.count_ones()) {
+                (0, 0) => forced.broken = true,
+                (0, 1) => forced.naked |= 1 << cell,
+                _ => {}
+            }
         }
+        for unit in 0..UNITS.len() {
+            for digit in digits(ALL & !forced.held[unit]) {
+                match forced.places[unit][usize::from(digit - 1)] {
+                    0 => forced.broken = true,
+                    1 => forced.hidden[usize::from(digit - 1)] |= 1 << unit,
+                    _ => {}
+                }
+            }
+        }
+        forced
     }
-    let mut hidden = None;
-    for (unit, cells) in UNITS.iter().enumerate() {
-        let (once, more, held) = unit_digits(trial, unit);
-        if once | held != ALL {
-            return Scan::Broken;
-        }
-        let singles = once & !more & !held & wanted;
-        if hidden.is_none() && singles != 0 {
-            let digit = singles.trailing_zeros() as u8 + 1;
-            let at = trial.places(unit, digit).trailing_zeros() as usize;
-            hidden = Some((usize::from(cells[at]), digit));
-        }
-    }
-    Scan::Whole { naked, hidden }
-}
 
-/// The digits of `unit` with one place or more, with two places or more, and
-/// the digits placed there, as candidate sets: one pass over its cells.
-fn unit_digits(trial: &Pencil, unit: usize) -> (Digits, Digits, Digits) {
-    let (mut once, mut more, mut held) = (0, 0, 0);
-    for &cell in &UNITS[unit] {
-        let cell = usize::from(cell);
-        let candidates = trial.candidates(cell);
-        more |= once & candidates;
-        once |= candidates;
-        held |= bit(trial.value(cell));
+    /// Places `digit` in `cell` and makes the forced moves of `depth` until
+    /// the grid breaks, none is left, or `limit` moves are made.
+    fn moves_to_contradiction(
+        &mut self,
+        cell: Cell,
+        digit: u8,
+        depth: Depth,
+        limit: usize,
+    ) -> Trial {
+        self.place(cell, digit);
+        let wanted = match depth {
+            Depth::OneDigit => bit(digit),
+            Depth::Singles | Depth::Locked => ALL,
+        };
+        let mut moves = 1;
+        loop {
+            if self.broken {
+                return Trial::Broke(moves);
+            }
+            if moves >= limit {
+                return Trial::Capped;
+            }
+            let naked = match depth {
+                Depth::OneDigit => None,
+                Depth::Singles | Depth::Locked => self.first_naked(),
+            };
+            match naked.or_else(|| self.first_hidden(wanted)) {
+                Some((cell, digit)) => self.place(cell, digit),
+                None if depth == Depth::Locked && self.locked() => {}
+                None => return Trial::Held,
+            }
+            moves += 1;
+        }
     }
-    (once, more, held)
-}
 
-/// Makes the eliminations of one pointing or claiming; false when there is none.
-fn locked(trial: &mut Pencil) -> bool {
-    let step = super::intersections::pointing(trial)
-        .into_iter()
-        .chain(super::intersections::claiming(trial))
-        .next();
-    if let Some(step) = &step {
-        super::apply(trial, step);
+    /// The naked single in the first cell that has one.
+    fn first_naked(&self) -> Option<(Cell, u8)> {
+        (self.naked != 0).then(|| {
+            let cell = self.naked.trailing_zeros() as usize;
+            (
+                cell,
+                self.pencil.candidates(cell).trailing_zeros() as u8 + 1,
+            )
+        })
     }
-    step.is_some()
+
+    /// The hidden single of a digit in `wanted` in the first unit that has
+    /// one, its lowest digit there.
+    fn first_hidden(&self, wanted: Digits) -> Option<(Cell, u8)> {
+        let (unit, digit) = digits(wanted)
+            .map(|digit| (self.hidden[usize::from(digit - 1)].trailing_zeros(), digit))
+            .min()?;
+        let unit = usize::try_from(unit)
+            .ok()
+            .filter(|&unit| unit < UNITS.len())?;
+        let at = self.pencil.places(unit, digit).trailing_zeros() as usize;
+        Some((usize::from(UNITS[unit][at]), digit))
+    }
+
+    /// Writes `digit` into `cell` and takes it from its peers' candidates.
+    fn place(&mut self, cell: Cell, digit: u8) {
+        let d = usize::from(digit - 1);
+        for unit in CELL_UNITS[cell].map(usize::from) {
+            self.held[unit] |= bit(digit);
+            self.hidden[d] &= !(1 << unit);
+        }
+        for other in digits(self.pencil.candidates(cell)) {
+            self.lose_place(cell, other);
+        }
+        self.naked &= !(1 << cell);
+        for &peer in &PEERS[cell] {
+            self.eliminate(usize::from(peer), digit);
+        }
+        self.pencil.place(cell, digit);
+    }
+
+    /// Takes `digit` from the candidates of `cell`, if it is one.
+    fn eliminate(&mut self, cell: Cell, digit: u8) {
+        let candidates = self.pencil.candidates(cell);
+        if candidates & bit(digit) == 0 {
+            return;
+        }
+        self.pencil.eliminate(cell, digit);
+        match (candidates & !bit(digit)).count_ones() {
+            0 => {
+                self.broken = true;
+                self.naked &= !(1 << cell);
+            }
+            1 => self.naked |= 1 << cell,
+            _ => {}
+        }
+        self.lose_place(cell, digit);
+    }
+
+    /// Counts one place fewer for `digit` in the units of `cell`.
+    fn lose_place(&mut self, cell: Cell, digit: u8) {
+        let d = usize::from(digit - 1);
+        for unit in CELL_UNITS[cell].map(usize::from) {
+            let count = &mut self.places[unit][d];
+            *count -= 1;
+            if self.held[unit] & bit(digit) == 0 {
+                match *count {
+                    0 => {
+                        self.broken = true;
+                        self.hidden[d] &= !(1 << unit);
+                    }
+                    1 => self.hidden[d] |= 1 << unit,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Makes the eliminations of one pointing or claiming; false when there is none.
+    fn locked(&mut self) -> bool {
+        let step = super::intersections::pointing(&self.pencil)
+            .into_iter()
+            .chain(super::intersections::claiming(&self.pencil))
+            .next();
+        let Some(step) = step else {
+            return false;
+        };
+        for &(cell, digit) in &step.placements {
+            self.place(cell, digit);
+        }
+        for &(cell, digit) in &step.eliminations {
+            self.eliminate(cell, digit);
+        }
+        true
+    }
 }
