@@ -10,9 +10,7 @@ pub(super) fn fish(pencil: &Pencil, size: u32, technique: Technique) -> Vec<Logi
     for digit in 1..=9u8 {
         // Rows as bases (covers: columns), then columns as bases.
         for (bases, covers) in [(0usize, 9usize), (9, 0)] {
-            let places: Vec<u16> = (0..9)
-                .map(|line| pencil.places(bases + line, digit))
-                .collect();
+            let places: [u16; 9] = std::array::from_fn(|line| pencil.places(bases + line, digit));
             // Only lines with 2 to `size` places can be bases.
             let open = (0..9usize)
                 .filter(|&line| (2..=size).contains(&places[line].count_ones()))

@@ -8,9 +8,9 @@
 //! (the easiest, as Sudoku Explainer takes its easiest chain), and the length
 //! adds tenths as Sudoku Explainer's length modifier does.
 
-use super::pencil::{ALL, Digits, PEERS, Pencil, UNITS, bit, digits};
+use super::pencil::{ALL, CELL_UNITS, Digits, PEERS, Pencil, UNITS, bit, digits};
 use super::step::{LogicStep, Technique};
-use crate::board::{CELLS, Cell, box_of, col_of, row_of};
+use crate::board::{CELLS, Cell};
 
 /// What the propagation after an assumption may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,21 +83,6 @@ fn length_modifier(moves: usize) -> f64 {
     tenths
 }
 
-/// The row, column and box of each cell, as indices into `UNITS`.
-const CELL_UNITS: [[u8; 3]; CELLS] = {
-    let mut units = [[0u8; 3]; CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        units[cell] = [
-            row_of(cell) as u8,
-            9 + col_of(cell) as u8,
-            18 + box_of(cell) as u8,
-        ];
-        cell += 1;
-    }
-    units
-};
-
 /// A pencil-mark grid that keeps, move by move, what a trial asks after each
 /// one: the cells left with one candidate, the units where a digit has one
 /// place, and whether the grid broke. A move touches a cell and its peers, so
@@ -105,8 +90,6 @@ const CELL_UNITS: [[u8; 3]; CELLS] = {
 #[derive(Clone)]
 struct Forced {
     pencil: Pencil,
-    /// How many cells of each unit have each digit as a candidate.
-    places: [[u8; 9]; 27],
     /// The digits placed in each unit.
     held: [Digits; 27],
     /// The empty cells with one candidate, as bits of their numbers.
@@ -122,21 +105,16 @@ impl Forced {
     fn new(pencil: &Pencil) -> Forced {
         let mut forced = Forced {
             pencil: pencil.clone(),
-            places: [[0; 9]; 27],
             held: [0; 27],
             naked: 0,
             hidden: [0; 9],
             broken: false,
         };
         for (cell, units) in CELL_UNITS.iter().enumerate() {
-            let candidates = pencil.candidates(cell);
-            for unit in units.map(usize::from) {
-                forced.held[unit] |= bit(pencil.value(cell));
-                for digit in digits(candidates) {
-                    forced.places[unit][usize::from(digit - 1)] += 1;
-                }
+            for &(unit, _) in units {
+                forced.held[usize::from(unit)] |= bit(pencil.value(cell));
             }
-            match (pencil.value(cell), candidates.count_ones()) {
+            match (pencil.value(cell), pencil.candidates(cell).count_ones()) {
                 (0, 0) => forced.broken = true,
                 (0, 1) => forced.naked |= 1 << cell,
                 _ => {}
@@ -144,7 +122,7 @@ impl Forced {
         }
         for unit in 0..UNITS.len() {
             for digit in digits(ALL & !forced.held[unit]) {
-                match forced.places[unit][usize::from(digit - 1)] {
+                match pencil.places(unit, digit).count_ones() {
                     0 => forced.broken = true,
                     1 => forced.hidden[usize::from(digit - 1)] |= 1 << unit,
                     _ => {}
@@ -216,14 +194,16 @@ impl Forced {
     /// Writes `digit` into `cell` and takes it from its peers' candidates.
     fn place(&mut self, cell: Cell, digit: u8) {
         let d = usize::from(digit - 1);
-        for unit in CELL_UNITS[cell].map(usize::from) {
-            self.held[unit] |= bit(digit);
+        for &(unit, _) in &CELL_UNITS[cell] {
+            self.held[usize::from(unit)] |= bit(digit);
             self.hidden[d] &= !(1 << unit);
         }
-        for other in digits(self.pencil.candidates(cell)) {
-            self.lose_place(cell, other);
-        }
+        let others = self.pencil.candidates(cell) & !bit(digit);
         self.naked &= !(1 << cell);
+        for other in digits(others) {
+            self.pencil.eliminate(cell, other);
+            self.count_places(cell, other);
+        }
         for &peer in &PEERS[cell] {
             self.eliminate(usize::from(peer), digit);
         }
@@ -231,6 +211,7 @@ impl Forced {
     }
 
     /// Takes `digit` from the candidates of `cell`, if it is one.
+    #[inline]
     fn eliminate(&mut self, cell: Cell, digit: u8) {
         let candidates = self.pencil.candidates(cell);
         if candidates & bit(digit) == 0 {
@@ -245,17 +226,18 @@ impl Forced {
             1 => self.naked |= 1 << cell,
             _ => {}
         }
-        self.lose_place(cell, digit);
+        self.count_places(cell, digit);
     }
 
-    /// Counts one place fewer for `digit` in the units of `cell`.
-    fn lose_place(&mut self, cell: Cell, digit: u8) {
+    /// Looks again at the places of `digit` in the units of `cell`, which
+    /// just lost it: one place left is a hidden single, none a broken grid.
+    #[inline]
+    fn count_places(&mut self, cell: Cell, digit: u8) {
         let d = usize::from(digit - 1);
-        for unit in CELL_UNITS[cell].map(usize::from) {
-            let count = &mut self.places[unit][d];
-            *count -= 1;
+        for &(unit, _) in &CELL_UNITS[cell] {
+            let unit = usize::from(unit);
             if self.held[unit] & bit(digit) == 0 {
-                match *count {
+                match self.pencil.places(unit, digit).count_ones() {
                     0 => {
                         self.broken = true;
                         self.hidden[d] &= !(1 << unit);

@@ -5,14 +5,6 @@ use super::pencil::{Pencil, UNITS, bit};
 use super::step::{Candidate, LogicStep, Technique};
 use crate::board::{box_of, col_of, row_of};
 
-/// The cells of `unit` at the positions `places`.
-fn cells_at(unit: usize, places: u16) -> Vec<usize> {
-    (0..9)
-        .filter(|at| places & 1 << at != 0)
-        .map(|at| usize::from(UNITS[unit][at]))
-        .collect()
-}
-
 /// Every intersection of a unit in `bases` with a unit of the other kind
 /// that holds every place of a digit in the base and still has the digit
 /// elsewhere: the rest of the other unit loses it.
@@ -24,10 +16,12 @@ fn locked(pencil: &Pencil, bases: std::ops::Range<usize>, technique: Technique) 
             if places.count_ones() < 2 {
                 continue;
             }
-            let cells = cells_at(base, places);
-            let first = cells[0];
+            let cells = (0..9)
+                .filter(move |at| places & 1 << at != 0)
+                .map(move |at| usize::from(UNITS[base][at]));
+            let first = usize::from(UNITS[base][places.trailing_zeros() as usize]);
             let all_in =
-                |unit_of: fn(usize) -> usize| cells.iter().all(|&c| unit_of(c) == unit_of(first));
+                |unit_of: fn(usize) -> usize| cells.clone().all(|c| unit_of(c) == unit_of(first));
             // The units of the other kind that hold every place.
             let covers = if base >= 18 {
                 [
@@ -42,13 +36,14 @@ fn locked(pencil: &Pencil, bases: std::ops::Range<usize>, technique: Technique) 
                 let eliminations: Vec<Candidate> = unit
                     .iter()
                     .map(|&c| usize::from(c))
-                    .filter(|c| !cells.contains(c) && pencil.candidates(*c) & bit(digit) != 0)
+                    .filter(|&c| pencil.candidates(c) & bit(digit) != 0)
+                    .filter(|&c| !cells.clone().any(|at| at == c))
                     .map(|c| (c, digit))
                     .collect();
                 if !eliminations.is_empty() {
                     found.push(LogicStep::eliminating(
                         technique,
-                        cells.iter().map(|&c| (c, digit)).collect(),
+                        cells.clone().map(|c| (c, digit)).collect(),
                         eliminations,
                     ));
                 }

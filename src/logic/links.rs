@@ -4,7 +4,7 @@
 //! lines, B and C sharing a line across them; 2-String Kite: one in a row, one in
 //! a column, B and C sharing a box.
 
-use super::pencil::{PEERS, Pencil, UNITS, bit};
+use super::pencil::{Pencil, UNITS, bit, sees};
 use super::step::{Candidate, LogicStep, Technique};
 use crate::board::{CELLS, box_of, col_of, row_of};
 
@@ -24,10 +24,6 @@ fn strong_links(pencil: &Pencil, digit: u8, rows: bool) -> Vec<(usize, usize)> {
             })
         })
         .collect()
-}
-
-fn sees(a: usize, b: usize) -> bool {
-    PEERS[a].contains(&(b as u8))
 }
 
 /// Every Skyscraper (`kite` false) or 2-String Kite (true) that removes a candidate.
@@ -52,11 +48,7 @@ pub(super) fn two_links(pencil: &Pencil, kite: bool, technique: Technique) -> Ve
         };
         for ((p, q), (r, s)) in pairs {
             for (a, b, c, d) in [(p, q, r, s), (q, p, r, s), (p, q, s, r), (q, p, s, r)] {
-                let distinct = [a, b, c, d]
-                    .iter()
-                    .collect::<std::collections::BTreeSet<_>>()
-                    .len()
-                    == 4;
+                let distinct = a != c && a != d && b != c && b != d;
                 let joined = if kite {
                     box_of(b) == box_of(c)
                 } else {
@@ -69,8 +61,8 @@ pub(super) fn two_links(pencil: &Pencil, kite: bool, technique: Technique) -> Ve
                     continue;
                 }
                 let eliminations: Vec<Candidate> = (0..CELLS)
-                    .filter(|&x| ![a, b, c, d].contains(&x))
-                    .filter(|&x| sees(x, a) && sees(x, d) && pencil.candidates(x) & bit(digit) != 0)
+                    .filter(|&x| pencil.candidates(x) & bit(digit) != 0)
+                    .filter(|&x| sees(x, a) && sees(x, d) && ![b, c].contains(&x))
                     .map(|x| (x, digit))
                     .collect();
                 if !eliminations.is_empty() {

@@ -35,6 +35,28 @@ pub const PEERS: [[u8; 20]; CELLS] = {
     peers
 };
 
+/// Each cell's row, column and box, as indices into `UNITS`, with the cell's
+/// position in each.
+pub const CELL_UNITS: [[(u8, u8); 3]; CELLS] = {
+    let mut units = [[(0u8, 0u8); 3]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (row, col) = (row_of(cell), col_of(cell));
+        units[cell] = [
+            (row as u8, col as u8),
+            (9 + col as u8, row as u8),
+            (18 + box_of(cell) as u8, ((row % 3) * 3 + col % 3) as u8),
+        ];
+        cell += 1;
+    }
+    units
+};
+
+/// True when two different cells share a row, a column or a box.
+pub const fn sees(a: Cell, b: Cell) -> bool {
+    a != b && (row_of(a) == row_of(b) || col_of(a) == col_of(b) || box_of(a) == box_of(b))
+}
+
 /// A pencil-mark grid.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pencil {
@@ -42,6 +64,9 @@ pub struct Pencil {
     values: [u8; CELLS],
     /// The candidates of each empty cell (0 for a filled one).
     candidates: [Digits; CELLS],
+    /// For each unit and digit, the positions of the unit where the digit is a
+    /// candidate: `candidates` seen by unit, kept with it.
+    places: [[u16; 9]; 27],
 }
 
 /// Why a pencil-mark text is no grid.
@@ -51,12 +76,9 @@ pub struct BadPencil(pub String);
 impl Pencil {
     /// The grid of `board`: each empty cell holds every digit no peer holds.
     pub fn new(board: &Board) -> Pencil {
-        let mut pencil = Pencil {
-            values: *board.cells(),
-            candidates: [0; CELLS],
-        };
-        let values = pencil.values;
-        for (cell, candidates) in pencil.candidates.iter_mut().enumerate() {
+        let values = *board.cells();
+        let mut candidates = [0; CELLS];
+        for (cell, candidates) in candidates.iter_mut().enumerate() {
             if values[cell] == 0 {
                 let taken = PEERS[cell]
                     .iter()
@@ -64,7 +86,24 @@ impl Pencil {
                 *candidates = ALL & !taken;
             }
         }
-        pencil
+        Pencil::with(values, candidates)
+    }
+
+    /// The grid of these digits and candidates, its places counted.
+    fn with(values: [u8; CELLS], candidates: [Digits; CELLS]) -> Pencil {
+        let mut places = [[0; 9]; 27];
+        for (cell, units) in CELL_UNITS.iter().enumerate() {
+            for digit in digits(candidates[cell]) {
+                for &(unit, at) in units {
+                    places[usize::from(unit)][usize::from(digit - 1)] |= 1 << at;
+                }
+            }
+        }
+        Pencil {
+            values,
+            candidates,
+            places,
+        }
     }
 
     /// Reads 81 cells separated by white space: a cell of one digit is solved, a
@@ -79,10 +118,8 @@ impl Pencil {
         if cells.len() != CELLS {
             return Err(BadPencil(format!("{} cells, expected 81", cells.len())));
         }
-        let mut pencil = Pencil {
-            values: [0; CELLS],
-            candidates: [0; CELLS],
-        };
+        let mut values = [0; CELLS];
+        let mut candidates = [0; CELLS];
         for (cell, word) in cells.iter().enumerate() {
             let mut digits = 0;
             for c in word.chars() {
@@ -92,12 +129,12 @@ impl Pencil {
                 }
             }
             if digits.count_ones() == 1 {
-                pencil.values[cell] = digits.trailing_zeros() as u8 + 1;
+                values[cell] = digits.trailing_zeros() as u8 + 1;
             } else {
-                pencil.candidates[cell] = digits;
+                candidates[cell] = digits;
             }
         }
-        Ok(pencil)
+        Ok(Pencil::with(values, candidates))
     }
 
     /// The digit of `cell`, 0 when empty.
@@ -117,12 +154,14 @@ impl Pencil {
 
     /// The cells of `unit` where `digit` is still a candidate, as bits of the
     /// unit's positions 0..9.
+    #[inline]
     pub fn places(&self, unit: usize, digit: u8) -> u16 {
-        UNITS[unit]
-            .iter()
-            .enumerate()
-            .filter(|&(_, &cell)| self.candidates[usize::from(cell)] & bit(digit) != 0)
-            .fold(0, |places, (at, _)| places | 1 << at)
+        self.places[unit][usize::from(digit - 1)]
+    }
+
+    /// The places of every digit in `unit`, digit 1 first.
+    pub fn unit_places(&self, unit: usize) -> &[u16; 9] {
+        &self.places[unit]
     }
 
     /// True when `digit` already stands in `unit`.
@@ -134,16 +173,24 @@ impl Pencil {
 
     /// Writes `digit` into `cell` and takes it from the candidates of its peers.
     pub fn place(&mut self, cell: Cell, digit: u8) {
+        for other in digits(self.candidates[cell]) {
+            self.eliminate(cell, other);
+        }
         self.values[cell] = digit;
-        self.candidates[cell] = 0;
         for &peer in &PEERS[cell] {
-            self.candidates[usize::from(peer)] &= !bit(digit);
+            self.eliminate(usize::from(peer), digit);
         }
     }
 
-    /// Takes `digit` from the candidates of `cell`.
+    /// Takes `digit` from the candidates of `cell`, if it is one.
+    #[inline]
     pub fn eliminate(&mut self, cell: Cell, digit: u8) {
-        self.candidates[cell] &= !bit(digit);
+        if self.candidates[cell] & bit(digit) != 0 {
+            self.candidates[cell] &= !bit(digit);
+            for &(unit, at) in &CELL_UNITS[cell] {
+                self.places[usize::from(unit)][usize::from(digit - 1)] &= !(1 << at);
+            }
+        }
     }
 
     /// The grid's cells as a puzzle line, `.` for empty.
@@ -234,6 +281,45 @@ mod tests {
         assert_eq!(pencil.candidates(80), ALL);
         assert_eq!(pencil.candidates(0), 0);
         assert_eq!(pencil.value(1), 2);
+    }
+
+    /// The places of every digit in every unit, counted from the candidates.
+    fn recount(pencil: &Pencil) -> Vec<u16> {
+        (0..27)
+            .flat_map(|unit| (1..=9).map(move |digit| (unit, digit)))
+            .map(|(unit, digit)| {
+                (0..9)
+                    .filter(|&at| pencil.candidates(usize::from(UNITS[unit][at])) & bit(digit) != 0)
+                    .fold(0, |places, at| places | 1 << at)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn places_follow_placements_and_eliminations() {
+        let board = Board::parse(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        )
+        .unwrap();
+        let mut pencil = Pencil::new(&board);
+        let kept = |pencil: &Pencil| -> Vec<u16> {
+            (0..27)
+                .flat_map(|unit| (1..=9).map(move |digit| pencil.places(unit, digit)))
+                .collect()
+        };
+        assert_eq!(kept(&pencil), recount(&pencil));
+        pencil.place(1, 1);
+        pencil.eliminate(80, 9);
+        pencil.eliminate(80, 9);
+        pencil.place(40, 5);
+        pencil.eliminate(2, 2);
+        assert_eq!(pencil.value(40), 5);
+        assert_eq!(pencil.candidates(41) & bit(5), 0);
+        assert_eq!(pencil.places(18 + 4, 5), 0);
+        assert_eq!(kept(&pencil), recount(&pencil));
+        let text = Pencil::parse(&"123456789 ".repeat(81)).unwrap();
+        assert_eq!(kept(&text), recount(&text));
+        assert_eq!(text.places(0, 1), 0x1FF);
     }
 
     #[test]

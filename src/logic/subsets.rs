@@ -16,10 +16,7 @@ fn eligible(sets: &[u16], size: u32) -> u16 {
 pub(super) fn naked(pencil: &Pencil, size: u32, technique: Technique) -> Vec<LogicStep> {
     let mut found = Vec::new();
     for unit in UNITS {
-        let candidates: Vec<Digits> = unit
-            .iter()
-            .map(|&c| pencil.candidates(usize::from(c)))
-            .collect();
+        let candidates: [Digits; 9] = unit.map(|c| pencil.candidates(usize::from(c)));
         let open = eligible(&candidates, size);
         if open.count_ones() < size {
             continue;
@@ -55,8 +52,8 @@ pub(super) fn naked(pencil: &Pencil, size: u32, technique: Technique) -> Vec<Log
 pub(super) fn hidden(pencil: &Pencil, size: u32, technique: Technique) -> Vec<LogicStep> {
     let mut found = Vec::new();
     for (index, unit) in UNITS.iter().enumerate() {
-        let places: Vec<u16> = (1..=9).map(|digit| pencil.places(index, digit)).collect();
-        let open = eligible(&places, size);
+        let places = pencil.unit_places(index);
+        let open = eligible(places, size);
         if open.count_ones() < size {
             continue;
         }

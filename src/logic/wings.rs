@@ -2,13 +2,9 @@
 //! between them force a digit `z` into one of the pincers (or the pivot): every
 //! cell that sees all of them loses `z`.
 
-use super::pencil::{Digits, PEERS, Pencil, bit, digits};
+use super::pencil::{Digits, PEERS, Pencil, bit, digits, sees};
 use super::step::{Candidate, LogicStep, Technique};
 use crate::board::CELLS;
-
-fn sees(a: usize, b: usize) -> bool {
-    PEERS[a].contains(&(b as u8))
-}
 
 /// Every XY-Wing (`with_pivot` false: the pivot holds x and y) or XYZ-Wing
 /// (true: the pivot holds x, y and z) that removes a candidate.
@@ -42,9 +38,9 @@ pub(super) fn wings(pencil: &Pencil, with_pivot: bool, technique: Technique) -> 
                 }
                 let digit = z.trailing_zeros() as u8 + 1;
                 let eliminations: Vec<Candidate> = (0..CELLS)
-                    .filter(|&c| c != a && c != b && c != pivot)
-                    .filter(|&c| sees(c, a) && sees(c, b) && (!with_pivot || sees(c, pivot)))
                     .filter(|&c| pencil.candidates(c) & bit(digit) != 0)
+                    .filter(|&c| c != pivot && sees(c, a) && sees(c, b))
+                    .filter(|&c| !with_pivot || sees(c, pivot))
                     .map(|c| (c, digit))
                     .collect();
                 if !eliminations.is_empty() {
