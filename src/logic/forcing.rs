@@ -32,26 +32,57 @@ pub(super) fn contradiction(
     technique: Technique,
 ) -> Option<LogicStep> {
     let start = Forced::new(pencil);
-    let mut best: Option<(usize, Cell, u8)> = None;
-    for cell in 0..CELLS {
-        let candidates = pencil.candidates(cell);
-        if candidates.count_ones() < 2 {
-            continue;
-        }
-        for digit in digits(candidates) {
-            let limit = best.map_or(usize::MAX, |(moves, _, _)| moves);
+    let assumptions = (0..CELLS)
+        .filter(|&cell| pencil.candidates(cell).count_ones() >= 2)
+        .flat_map(|cell| digits(pencil.candidates(cell)).map(move |digit| (cell, digit)));
+    let best = if depth == Depth::OneDigit && !start.broken {
+        let lines = OneDigit::new(pencil);
+        shortest(assumptions.map(|(cell, digit)| (cell, digit, lines.assume(cell, digit))))
+    } else {
+        shortest(assumptions.map(|(cell, digit)| {
             let mut trial = start.clone();
-            if let Trial::Broke(moves) = trial.moves_to_contradiction(cell, digit, depth, limit)
-                && best.is_none_or(|(shortest, _, _)| moves < shortest)
-            {
-                best = Some((moves, cell, digit));
-            }
-        }
-    }
+            trial.assume(cell, digit, depth);
+            (cell, digit, trial)
+        }))
+    };
     let (moves, cell, digit) = best?;
     let mut step = LogicStep::eliminating(technique, vec![(cell, digit)], vec![(cell, digit)]);
     step.rating = (technique.rating() * 10.0 + length_modifier(moves)).round() / 10.0;
     Some(step)
+}
+
+/// A trial under way: an assumption made, forced moves to go on with.
+trait Attempt {
+    /// Makes forced moves until the grid breaks, none is left, or `limit`
+    /// moves (counting the assumption) are made; a capped trial goes on from
+    /// where it stopped when asked again with a higher limit.
+    fn go_on(&mut self, limit: usize) -> Trial;
+}
+
+/// The trial that breaks in the fewest moves, the first in the given order
+/// of those as short: the number of moves, the cell and the digit. Trials
+/// are run in rounds of rising limits (4, 8, 16, ...), each round taking up
+/// the trials the last one capped where they stopped, so once a short
+/// contradiction is known no trial runs past it.
+fn shortest<T: Attempt>(trials: impl Iterator<Item = (Cell, u8, T)>) -> Option<(usize, Cell, u8)> {
+    let mut best: Option<(usize, Cell, u8)> = None;
+    let mut open: Vec<(Cell, u8, T)> = trials.collect();
+    let mut round = 4usize;
+    while !open.is_empty() {
+        let mut capped = Vec::new();
+        for (cell, digit, mut trial) in open {
+            let shortest = best.map_or(usize::MAX, |(moves, _, _)| moves);
+            let limit = shortest.min(round);
+            match trial.go_on(limit) {
+                Trial::Broke(moves) if moves < shortest => best = Some((moves, cell, digit)),
+                Trial::Capped if limit < shortest => capped.push((cell, digit, trial)),
+                _ => {}
+            }
+        }
+        open = capped;
+        round = round.saturating_mul(2);
+    }
+    best
 }
 
 /// How one trial ended.
@@ -99,6 +130,12 @@ struct Forced {
     /// Some cell has neither digit nor candidate, or some unit has a digit
     /// neither placed nor with a place.
     broken: bool,
+    /// What the trial's moves may use.
+    depth: Depth,
+    /// The digits whose hidden singles are moves.
+    wanted: Digits,
+    /// The moves made so far, the assumption included.
+    moves: usize,
 }
 
 impl Forced {
@@ -109,6 +146,9 @@ impl Forced {
             naked: 0,
             hidden: [0; 9],
             broken: false,
+            depth: Depth::Singles,
+            wanted: ALL,
+            moves: 0,
         };
         for (cell, units) in CELL_UNITS.iter().enumerate() {
             for &(unit, _) in units {
@@ -132,39 +172,15 @@ impl Forced {
         forced
     }
 
-    /// Places `digit` in `cell` and makes the forced moves of `depth` until
-    /// the grid breaks, none is left, or `limit` moves are made.
-    fn moves_to_contradiction(
-        &mut self,
-        cell: Cell,
-        digit: u8,
-        depth: Depth,
-        limit: usize,
-    ) -> Trial {
+    /// Places `digit` in `cell`, the first move of a trial of `depth`.
+    fn assume(&mut self, cell: Cell, digit: u8, depth: Depth) {
         self.place(cell, digit);
-        let wanted = match depth {
+        self.depth = depth;
+        self.wanted = match depth {
             Depth::OneDigit => bit(digit),
             Depth::Singles | Depth::Locked => ALL,
         };
-        let mut moves = 1;
-        loop {
-            if self.broken {
-                return Trial::Broke(moves);
-            }
-            if moves >= limit {
-                return Trial::Capped;
-            }
-            let naked = match depth {
-                Depth::OneDigit => None,
-                Depth::Singles | Depth::Locked => self.first_naked(),
-            };
-            match naked.or_else(|| self.first_hidden(wanted)) {
-                Some((cell, digit)) => self.place(cell, digit),
-                None if depth == Depth::Locked && self.locked() => {}
-                None => return Trial::Held,
-            }
-            moves += 1;
-        }
+        self.moves = 1;
     }
 
     /// The naked single in the first cell that has one.
@@ -207,7 +223,7 @@ impl Forced {
         for &peer in &PEERS[cell] {
             self.eliminate(usize::from(peer), digit);
         }
-        self.pencil.place(cell, digit);
+        self.pencil.fill(cell, digit);
     }
 
     /// Takes `digit` from the candidates of `cell`, if it is one.
@@ -265,5 +281,191 @@ impl Forced {
             self.eliminate(cell, digit);
         }
         true
+    }
+}
+
+impl Attempt for Forced {
+    fn go_on(&mut self, limit: usize) -> Trial {
+        loop {
+            if self.broken {
+                return Trial::Broke(self.moves);
+            }
+            if self.moves >= limit {
+                return Trial::Capped;
+            }
+            let naked = match self.depth {
+                Depth::OneDigit => None,
+                Depth::Singles | Depth::Locked => self.first_naked(),
+            };
+            match naked.or_else(|| self.first_hidden(self.wanted)) {
+                Some((cell, digit)) => self.place(cell, digit),
+                None if self.depth == Depth::Locked && self.locked() => {}
+                None => return Trial::Held,
+            }
+            self.moves += 1;
+        }
+    }
+}
+
+/// Each cell's peers, as bits of cell numbers.
+const PEER_BITS: [u128; CELLS] = {
+    let mut bits = [0u128; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let mut n = 0;
+        while n < 20 {
+            bits[cell] |= 1 << PEERS[cell][n];
+            n += 1;
+        }
+        cell += 1;
+    }
+    bits
+};
+
+/// Each unit's cells, as bits of cell numbers.
+const UNIT_BITS: [u128; 27] = {
+    let mut bits = [0u128; 27];
+    let mut unit = 0;
+    while unit < 27 {
+        let mut at = 0;
+        while at < 9 {
+            bits[unit] |= 1 << UNITS[unit][at];
+            at += 1;
+        }
+        unit += 1;
+    }
+    bits
+};
+
+/// The trials of `Depth::OneDigit` on bitboards: such a trial only ever
+/// places its own digit, so it needs that digit's places, which cells it
+/// fills, and the grid as it was to tell whether a move broke it. The same
+/// moves, in the same order, as `Forced` makes at that depth.
+struct OneDigit {
+    /// Where each digit is a candidate, as bits of cell numbers.
+    places: [u128; 9],
+    /// For each digit, the empty cells where it is the only candidate.
+    lone: [u128; 9],
+    /// The digits placed in each unit.
+    held: [Digits; 27],
+    /// The candidates of each cell.
+    candidates: [Digits; CELLS],
+}
+
+impl OneDigit {
+    fn new(pencil: &Pencil) -> OneDigit {
+        let mut lines = OneDigit {
+            places: [0; 9],
+            lone: [0; 9],
+            held: [0; 27],
+            candidates: [0; CELLS],
+        };
+        for (cell, units) in CELL_UNITS.iter().enumerate() {
+            let candidates = pencil.candidates(cell);
+            lines.candidates[cell] = candidates;
+            for digit in digits(candidates) {
+                lines.places[usize::from(digit - 1)] |= 1 << cell;
+                if candidates.count_ones() == 1 {
+                    lines.lone[usize::from(digit - 1)] |= 1 << cell;
+                }
+            }
+            for &(unit, _) in units {
+                lines.held[usize::from(unit)] |= bit(pencil.value(cell));
+            }
+        }
+        lines
+    }
+
+    /// A trial that assumes `digit` in `cell`.
+    fn assume(&self, cell: Cell, digit: u8) -> LineTrial<'_> {
+        let held = (0..27)
+            .filter(|&unit| self.held[unit] & bit(digit) != 0)
+            .fold(0, |held, unit| held | 1 << unit);
+        let mut trial = LineTrial {
+            lines: self,
+            digit,
+            places: self.places[usize::from(digit - 1)],
+            filled: 0,
+            held,
+            moves: 0,
+            broke: false,
+            next: None,
+        };
+        trial.place(cell);
+        trial
+    }
+}
+
+/// A trial of `OneDigit`: its digit's places and what it filled.
+struct LineTrial<'a> {
+    lines: &'a OneDigit,
+    digit: u8,
+    /// Where the digit may still go.
+    places: u128,
+    /// The cells the trial filled.
+    filled: u128,
+    /// The units (as bits) where the digit stands.
+    held: u32,
+    /// The moves made so far.
+    moves: usize,
+    /// The last move broke the grid.
+    broke: bool,
+    /// Where the next move goes: the hidden single in the first unit that has one.
+    next: Option<Cell>,
+}
+
+impl LineTrial<'_> {
+    /// Fills `cell` with the digit and looks at what that broke or left.
+    fn place(&mut self, cell: Cell) {
+        let (lines, digit) = (self.lines, self.digit);
+        let d = usize::from(digit - 1);
+        self.moves += 1;
+        self.filled |= 1 << cell;
+        self.places &= !(PEER_BITS[cell] | 1 << cell);
+        for &(unit, _) in &CELL_UNITS[cell] {
+            self.held |= 1 << unit;
+        }
+        // A cell whose one candidate was the digit lost it.
+        let mut broke = lines.lone[d] & PEER_BITS[cell] != 0;
+        // Another digit of the filled cell lost its last place in a unit.
+        for other in digits(lines.candidates[cell] & !bit(digit)) {
+            let left = lines.places[usize::from(other - 1)] & !self.filled;
+            broke |= CELL_UNITS[cell].iter().any(|&(unit, _)| {
+                let unit = usize::from(unit);
+                lines.held[unit] & bit(other) == 0 && left & UNIT_BITS[unit] == 0
+            });
+        }
+        // The digit's own units: one with no place breaks the grid, the first
+        // with one place gives the next move.
+        let mut single = None;
+        for (unit, cells) in UNIT_BITS.iter().enumerate() {
+            if self.held & 1 << unit != 0 {
+                continue;
+            }
+            let places = self.places & cells;
+            broke |= places == 0;
+            if single.is_none() && places != 0 && places & (places - 1) == 0 {
+                single = Some(places.trailing_zeros() as usize);
+            }
+        }
+        self.broke = broke;
+        self.next = single;
+    }
+}
+
+impl Attempt for LineTrial<'_> {
+    fn go_on(&mut self, limit: usize) -> Trial {
+        loop {
+            if self.broke {
+                return Trial::Broke(self.moves);
+            }
+            if self.moves >= limit {
+                return Trial::Capped;
+            }
+            match self.next {
+                Some(cell) => self.place(cell),
+                None => return Trial::Held,
+            }
+        }
     }
 }

@@ -1,9 +1,47 @@
 //! Locked candidates: pointing (a box's places for a digit on one line) and
 //! claiming (a line's places for a digit in one box).
 
-use super::pencil::{Pencil, UNITS, bit};
+use super::pencil::{Pencil, UNITS};
 use super::step::{Candidate, LogicStep, Technique};
-use crate::board::{box_of, col_of, row_of};
+
+/// The cells of `unit` at the positions `places`, as candidates of `digit`.
+fn at(unit: usize, places: u16, digit: u8) -> Vec<Candidate> {
+    (0..9)
+        .filter(|at| places & 1 << at != 0)
+        .map(|at| (usize::from(UNITS[unit][at]), digit))
+        .collect()
+}
+
+/// Three positions of a unit in a row of bits: a third of a line, or a row
+/// of a box.
+const THIRD: u16 = 0b111;
+/// A column of a box, as positions of the box.
+const BOX_COLUMN: u16 = 0b001_001_001;
+
+/// The unit of the other kind that holds all of `places` (the places of a
+/// digit in `base`), with the positions there of the cells it shares with
+/// the base: for a box, its row or its column; for a line, its box.
+fn covers(base: usize, places: u16) -> [Option<(usize, u16)>; 2] {
+    let third = (0..3).find(|&k| places & !(THIRD << (3 * k)) == 0);
+    if base >= 18 {
+        let b = base - 18;
+        let col = (0..3).find(|&k| places & !(BOX_COLUMN << k) == 0);
+        [
+            third.map(|k| (3 * (b / 3) + k, THIRD << (3 * (b % 3)))),
+            col.map(|k| (9 + 3 * (b % 3) + k, THIRD << (3 * (b / 3)))),
+        ]
+    } else {
+        let cover = third.map(|j| {
+            let (line, rows) = (base % 9, base < 9);
+            if rows {
+                (18 + 3 * (line / 3) + j, THIRD << (3 * (line % 3)))
+            } else {
+                (18 + 3 * j + line / 3, BOX_COLUMN << (line % 3))
+            }
+        });
+        [cover, None]
+    }
+}
 
 /// Every intersection of a unit in `bases` with a unit of the other kind
 /// that holds every place of a digit in the base and still has the digit
@@ -16,35 +54,13 @@ fn locked(pencil: &Pencil, bases: std::ops::Range<usize>, technique: Technique) 
             if places.count_ones() < 2 {
                 continue;
             }
-            let cells = (0..9)
-                .filter(move |at| places & 1 << at != 0)
-                .map(move |at| usize::from(UNITS[base][at]));
-            let first = usize::from(UNITS[base][places.trailing_zeros() as usize]);
-            let all_in =
-                |unit_of: fn(usize) -> usize| cells.clone().all(|c| unit_of(c) == unit_of(first));
-            // The units of the other kind that hold every place.
-            let covers = if base >= 18 {
-                [
-                    all_in(row_of).then_some(row_of(first)),
-                    all_in(col_of).then_some(9 + col_of(first)),
-                ]
-            } else {
-                [all_in(box_of).then_some(18 + box_of(first)), None]
-            };
-            for cover in covers.into_iter().flatten() {
-                let unit = &UNITS[cover];
-                let eliminations: Vec<Candidate> = unit
-                    .iter()
-                    .map(|&c| usize::from(c))
-                    .filter(|&c| pencil.candidates(c) & bit(digit) != 0)
-                    .filter(|&c| !cells.clone().any(|at| at == c))
-                    .map(|c| (c, digit))
-                    .collect();
-                if !eliminations.is_empty() {
+            for (cover, shared) in covers(base, places).into_iter().flatten() {
+                let outside = pencil.places(cover, digit) & !shared;
+                if outside != 0 {
                     found.push(LogicStep::eliminating(
                         technique,
-                        cells.clone().map(|c| (c, digit)).collect(),
-                        eliminations,
+                        at(base, places, digit),
+                        at(cover, outside, digit),
                     ));
                 }
             }

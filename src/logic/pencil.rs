@@ -173,13 +173,19 @@ impl Pencil {
 
     /// Writes `digit` into `cell` and takes it from the candidates of its peers.
     pub fn place(&mut self, cell: Cell, digit: u8) {
+        self.fill(cell, digit);
+        for &peer in &PEERS[cell] {
+            self.eliminate(usize::from(peer), digit);
+        }
+    }
+
+    /// Writes `digit` into `cell`, which keeps no candidate, and leaves its
+    /// peers as they are: for a caller that took the digit from them itself.
+    pub fn fill(&mut self, cell: Cell, digit: u8) {
         for other in digits(self.candidates[cell]) {
             self.eliminate(cell, other);
         }
         self.values[cell] = digit;
-        for &peer in &PEERS[cell] {
-            self.eliminate(usize::from(peer), digit);
-        }
     }
 
     /// Takes `digit` from the candidates of `cell`, if it is one.
