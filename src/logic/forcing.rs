@@ -220,8 +220,18 @@ impl Forced {
             self.pencil.eliminate(cell, other);
             self.count_places(cell, other);
         }
-        for &peer in &PEERS[cell] {
-            self.eliminate(usize::from(peer), digit);
+        // The peers that have the digit, unit by unit (a cell in two of the
+        // units is met once: the second time it no longer has the digit).
+        for &(unit, _) in &CELL_UNITS[cell] {
+            let unit = usize::from(unit);
+            let mut places = self.pencil.places(unit, digit);
+            while places != 0 {
+                let peer = usize::from(UNITS[unit][places.trailing_zeros() as usize]);
+                places &= places - 1;
+                if peer != cell {
+                    self.eliminate(peer, digit);
+                }
+            }
         }
         self.pencil.fill(cell, digit);
     }

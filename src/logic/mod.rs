@@ -41,13 +41,51 @@ use crate::board::Board;
 
 /// The easiest step the ladder finds on `pencil`, if any.
 pub fn next_step(pencil: &Pencil) -> Option<LogicStep> {
+    let mut found = Found::default();
     Technique::LADDER
         .into_iter()
-        .find_map(|technique| find(pencil, technique))
+        .find_map(|technique| find_with(pencil, technique, &mut found))
 }
 
 /// The first step of `technique` on `pencil`.
 pub fn find(pencil: &Pencil, technique: Technique) -> Option<LogicStep> {
+    find_with(pencil, technique, &mut Found::default())
+}
+
+/// What two rungs of the ladder look for on the same grid (a direct form and
+/// its plain one), looked for once.
+#[derive(Default)]
+struct Found {
+    pointing: Option<Vec<LogicStep>>,
+    claiming: Option<Vec<LogicStep>>,
+    hidden_pairs: Option<Vec<LogicStep>>,
+    hidden_triples: Option<Vec<LogicStep>>,
+}
+
+impl Found {
+    fn pointing(&mut self, pencil: &Pencil) -> &[LogicStep] {
+        self.pointing
+            .get_or_insert_with(|| intersections::pointing(pencil))
+    }
+
+    fn claiming(&mut self, pencil: &Pencil) -> &[LogicStep] {
+        self.claiming
+            .get_or_insert_with(|| intersections::claiming(pencil))
+    }
+
+    fn hidden_pairs(&mut self, pencil: &Pencil) -> &[LogicStep] {
+        self.hidden_pairs
+            .get_or_insert_with(|| subsets::hidden(pencil, 2, Technique::HiddenPair))
+    }
+
+    fn hidden_triples(&mut self, pencil: &Pencil) -> &[LogicStep] {
+        self.hidden_triples
+            .get_or_insert_with(|| subsets::hidden(pencil, 3, Technique::HiddenTriple))
+    }
+}
+
+/// [`find`], with what an easier rung already found on this grid.
+fn find_with(pencil: &Pencil, technique: Technique, found: &mut Found) -> Option<LogicStep> {
     use Technique::*;
     let first = |steps: Vec<LogicStep>| steps.into_iter().next();
     match technique {
@@ -55,27 +93,17 @@ pub fn find(pencil: &Pencil, technique: Technique) -> Option<LogicStep> {
         HiddenSingleBox => singles::hidden_single(pencil, true),
         HiddenSingleLine => singles::hidden_single(pencil, false),
         NakedSingle => singles::naked_single(pencil),
-        DirectPointing => direct(pencil, intersections::pointing(pencil), technique, 18..27),
-        DirectClaiming => direct(pencil, intersections::claiming(pencil), technique, 18..27),
-        DirectHiddenPair => direct(
-            pencil,
-            subsets::hidden(pencil, 2, technique),
-            technique,
-            0..27,
-        ),
-        DirectHiddenTriple => direct(
-            pencil,
-            subsets::hidden(pencil, 3, technique),
-            technique,
-            0..27,
-        ),
-        Pointing => first(intersections::pointing(pencil)),
-        Claiming => first(intersections::claiming(pencil)),
+        DirectPointing => direct(pencil, found.pointing(pencil), technique, 18..27),
+        DirectClaiming => direct(pencil, found.claiming(pencil), technique, 18..27),
+        DirectHiddenPair => direct(pencil, found.hidden_pairs(pencil), technique, 0..27),
+        DirectHiddenTriple => direct(pencil, found.hidden_triples(pencil), technique, 0..27),
+        Pointing => found.pointing(pencil).first().cloned(),
+        Claiming => found.claiming(pencil).first().cloned(),
         NakedPair => first(subsets::naked(pencil, 2, technique)),
         NakedTriple => first(subsets::naked(pencil, 3, technique)),
         NakedQuad => first(subsets::naked(pencil, 4, technique)),
-        HiddenPair => first(subsets::hidden(pencil, 2, technique)),
-        HiddenTriple => first(subsets::hidden(pencil, 3, technique)),
+        HiddenPair => found.hidden_pairs(pencil).first().cloned(),
+        HiddenTriple => found.hidden_triples(pencil).first().cloned(),
         HiddenQuad => first(subsets::hidden(pencil, 4, technique)),
         XWing => first(fish::fish(pencil, 2, technique)),
         Swordfish => first(fish::fish(pencil, 3, technique)),
@@ -98,17 +126,17 @@ pub fn find(pencil: &Pencil, technique: Technique) -> Option<LogicStep> {
 /// Sudoku Explainer's direct forms (measured against `serate`).
 fn direct(
     pencil: &Pencil,
-    steps: Vec<LogicStep>,
+    steps: &[LogicStep],
     technique: Technique,
     units: std::ops::Range<usize>,
 ) -> Option<LogicStep> {
-    steps.into_iter().find_map(|step| {
-        let single = singles::revealed_single(pencil, &step, units.clone())?;
+    steps.iter().find_map(|step| {
+        let single = singles::revealed_single(pencil, step, units.clone())?;
         Some(LogicStep {
             technique,
             rating: technique.rating(),
             placements: vec![single],
-            ..step
+            ..step.clone()
         })
     })
 }
