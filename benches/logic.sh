@@ -2,6 +2,7 @@
 # The logical solver and the generator, measured in one run on this machine:
 #
 #   bash benches/logic.sh            # N=2000 puzzles for the generator comparison
+#   SETS= bash benches/logic.sh      # generation only (SETS: the data sets to rate)
 #
 # 1. Generation, one core each: QQWing (`qqwing --generate N --one-line`, installed
 #    from Debian when missing) against `sudokud generate --threads 1` and against
@@ -69,7 +70,7 @@ awk -v n="$n" -v qq="$qq" -v local_run="$local_run" -v remote="$remote" 'BEGIN {
 
 echo
 printf '%-28s %9s %8s %8s %8s %8s %8s %8s\n' "rate, one thread" "us/puzzle" easy medium hard fiendish diabol. beyond
-for set in norvig_top95 magictour_top1465 17_clue forum_hardest_1905_11plus euler96_50; do
+for set in ${SETS-norvig_top95 magictour_top1465 17_clue forum_hardest_1905_11plus euler96_50}; do
   file="$puzzles/$set.txt"
   [ -f "$file" ] || continue
   out=$(mktemp)

@@ -55,6 +55,28 @@ pub const UNITS: [[u8; 9]; 27] = {
     units
 };
 
+/// The 20 peers of each cell (its row, column and box, itself not included).
+pub const PEERS: [[u8; 20]; CELLS] = {
+    let mut peers = [[0u8; 20]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let mut n = 0;
+        let mut other = 0;
+        while other < CELLS {
+            let same_row = row_of(other) == row_of(cell);
+            let same_col = col_of(other) == col_of(cell);
+            let same_box = box_of(other) == box_of(cell);
+            if other != cell && (same_row || same_col || same_box) {
+                peers[cell][n] = other as u8;
+                n += 1;
+            }
+            other += 1;
+        }
+        cell += 1;
+    }
+    peers
+};
+
 /// A cell named the way Sudoku players write it, 1-based: `r1c5`.
 pub struct CellName(pub Cell);
 

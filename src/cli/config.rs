@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::args::{AlgorithmArg, ConnectArgs, GenerateArgs, RpcArg, ServeArgs, SolveArgs};
 use crate::client::{ClientTls, Target};
-use crate::logic::RatingRange;
+use crate::logic::{BadRange, RatingRange};
 use crate::server::{Admission, Tls, Transport};
 use crate::service::Limits;
 use crate::solver::Mode;
@@ -160,12 +160,15 @@ impl GenerateArgs {
             return Ok(RatingRange::of(level.0));
         }
         let low = self.min_rating.unwrap_or(0.0);
-        let high = self.max_rating.unwrap_or(f64::MAX);
-        if !(low.is_finite() && low >= 0.0 && high >= low) {
-            return Err(format!(
-                "--min-rating {low} and --max-rating {high}: ratings from 0 up, the lowest first"
-            ));
-        }
-        Ok(RatingRange { low, high })
+        RatingRange::between(low, self.max_rating).map_err(|bad| match bad {
+            BadRange::NotARating { high, value } => {
+                let bound = if high { "max" } else { "min" };
+                format!("--{bound}-rating {value}: a rating is a number from 0 up")
+            }
+            BadRange::Reversed => format!(
+                "--min-rating {low} is above --max-rating {}",
+                self.max_rating.unwrap_or_default()
+            ),
+        })
     }
 }

@@ -122,9 +122,9 @@ pub(super) fn generate(args: GenerateArgs) -> CliResult {
         |_: &mut (), &seed, out| {
             let mut generator = Generator::new(seed);
             for _ in 0..MAX_ATTEMPTS {
-                let generated = generator.next_with(symmetry, minimal);
-                let rating = logic::explain(&generated.puzzle).rating();
-                if range.contains(rating.value) {
+                if let Ok(Some((generated, rating))) =
+                    generator.attempt(symmetry, minimal, range, || true)
+                {
                     let _ = match rated {
                         true => writeln!(
                             out,

@@ -2,8 +2,9 @@
 //! group at a time, in random order, while the solution stays unique. One pass
 //! over the groups leaves the puzzle minimal within its symmetry (removing a group
 //! that broke uniqueness with more clues present breaks it with fewer, too). The
-//! same seed gives the same puzzles. Std only; knows nothing of ratings (the
-//! caller filters by the logical solver's rating) or of the service.
+//! same seed gives the same puzzles. Std only; a puzzle wanted in a rating range
+//! is rated by the logical solver ([`Generator::attempt`]); knows nothing of
+//! the service.
 //!
 //! - `random`: the seeded generator (SplitMix64, written out so a seed means the
 //!   same puzzles in every build);
@@ -17,7 +18,8 @@ mod symmetry;
 use random::Random;
 pub use symmetry::Symmetry;
 
-use crate::board::{Board, CELLS};
+use crate::board::{Board, CELLS, PEERS, UNITS, box_of, col_of, row_of};
+use crate::logic::{Rating, RatingRange};
 use crate::solver::{Algorithm, Control, Search, count_solutions};
 
 /// Attempts a caller makes for one puzzle of a rating range before it gives up
@@ -32,6 +34,10 @@ pub struct Generated {
     /// Its solution.
     pub solution: Board,
 }
+
+/// An attempt its caller stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stopped;
 
 /// The generator: its random state and a search reused for every uniqueness check.
 pub struct Generator {
@@ -61,6 +67,30 @@ impl Generator {
         Generated { puzzle, solution }
     }
 
+    /// The next puzzle (as [`Generator::next_with`]), rated by the logical
+    /// solver, asking `go_on` before each step: with its rating when that is
+    /// in `range`, `None` when it is not.
+    pub fn attempt(
+        &mut self,
+        symmetry: Symmetry,
+        minimal: bool,
+        range: RatingRange,
+        mut go_on: impl FnMut() -> bool,
+    ) -> Result<Option<(Generated, Rating)>, Stopped> {
+        let generated = self.next_with(symmetry, minimal);
+        let mut stopped = false;
+        let explanation = crate::logic::explain_while(&generated.puzzle, || {
+            stopped = !go_on();
+            !stopped
+        });
+        let rating = explanation.rating();
+        match () {
+            _ if stopped => Err(Stopped),
+            _ if range.contains(rating.value) => Ok(Some((generated, rating))),
+            _ => Ok(None),
+        }
+    }
+
     /// Takes clues away from `solution`, a group at a time in random order, keeping
     /// every removal that leaves the solution unique.
     fn dig(&mut self, solution: &Board, symmetry: Symmetry, minimal: bool) -> Board {
@@ -74,10 +104,15 @@ impl Generator {
         let mut cells = *solution.cells();
         for group in &groups[..tries] {
             let kept = cells;
+            // Unique without a search when each clue of the group, taken away
+            // in turn, is a single of the clues left: they still force it.
+            let mut forced = true;
             for &cell in group {
-                cells[usize::from(cell)] = 0;
+                let cell = usize::from(cell);
+                cells[cell] = 0;
+                forced = forced && is_single(&cells, cell, kept[cell]);
             }
-            if !self.unique(&cells) {
+            if !forced && !self.unique(&cells) {
                 cells = kept;
             }
         }
@@ -97,6 +132,27 @@ impl Generator {
             .finish(&Control::UNTIMED, &mut crate::solver::NoEvents)
             .is_ok_and(|report| report.solution_count == 1)
     }
+}
+
+/// Whether `digit` is a naked or a hidden single of the empty `cell` among the
+/// clues `cells`: the clues alone force it there.
+fn is_single(cells: &[u8; CELLS], cell: usize, digit: u8) -> bool {
+    let taken = |cell: usize| {
+        PEERS[cell]
+            .iter()
+            .fold(0u16, |taken, &peer| taken | 1 << cells[usize::from(peer)])
+    };
+    let others = 0b11_1111_1110 & !(1 << digit);
+    taken(cell) & others == others
+        || [row_of(cell), 9 + col_of(cell), 18 + box_of(cell)]
+            .iter()
+            .any(|&unit| {
+                UNITS[unit]
+                    .iter()
+                    .map(|&other| usize::from(other))
+                    .filter(|&other| other != cell && cells[other] == 0)
+                    .all(|other| taken(other) & 1 << digit != 0)
+            })
 }
 
 /// Whether `puzzle` has exactly one solution and losing any symmetric group of
@@ -124,6 +180,31 @@ pub fn is_minimal(puzzle: &Board, symmetry: Symmetry) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_attempt_keeps_a_puzzle_only_in_range_and_stops_when_asked() {
+        let mut generator = Generator::new(5);
+        let (generated, rating) = generator
+            .attempt(Symmetry::None, true, RatingRange::ANY, || true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(rating, crate::logic::explain(&generated.puzzle).rating());
+        let never = RatingRange {
+            low: 50.0,
+            high: 60.0,
+        };
+        assert_eq!(
+            generator.attempt(Symmetry::None, true, never, || true),
+            Ok(None)
+        );
+        let mut asked = 0;
+        let stopped = generator.attempt(Symmetry::None, true, RatingRange::ANY, || {
+            asked += 1;
+            asked < 3
+        });
+        assert_eq!(stopped, Err(Stopped));
+        assert_eq!(asked, 3);
+    }
 
     #[test]
     fn the_same_seed_gives_the_same_puzzles_and_another_seed_others() {

@@ -34,7 +34,7 @@ mod wings;
 
 pub use hint::{ChangedGiven, Hint, Next, changed_given, hint};
 pub use pencil::{BadPencil, Pencil};
-pub use rating::{BEYOND_LADDER, Level, Rating, RatingRange, TechniqueCount};
+pub use rating::{BEYOND_LADDER, BadRange, Level, Rating, RatingRange, TechniqueCount};
 pub use step::{Candidate, LogicStep, Technique};
 
 use crate::board::Board;

@@ -11,29 +11,7 @@ pub type Digits = u16;
 /// All nine digits.
 pub const ALL: Digits = 0x1FF;
 
-pub use crate::board::UNITS;
-
-/// The 20 peers of each cell (its row, column and box, itself not included).
-pub const PEERS: [[u8; 20]; CELLS] = {
-    let mut peers = [[0u8; 20]; CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        let mut n = 0;
-        let mut other = 0;
-        while other < CELLS {
-            let same_row = row_of(other) == row_of(cell);
-            let same_col = col_of(other) == col_of(cell);
-            let same_box = box_of(other) == box_of(cell);
-            if other != cell && (same_row || same_col || same_box) {
-                peers[cell][n] = other as u8;
-                n += 1;
-            }
-            other += 1;
-        }
-        cell += 1;
-    }
-    peers
-};
+pub use crate::board::{PEERS, UNITS};
 
 /// Each cell's row, column and box, as indices into `UNITS`, with the cell's
 /// position in each.

@@ -98,6 +98,35 @@ impl RatingRange {
         let (low, high) = level.range();
         RatingRange { low, high }
     }
+
+    /// The ratings from `low` to `high`, or from `low` up when `high` is
+    /// `None`: each bound a number from 0 up, the low one not above the high.
+    pub fn between(low: f64, high: Option<f64>) -> Result<RatingRange, BadRange> {
+        for (is_high, value) in [(false, Some(low)), (true, high)] {
+            if let Some(value) = value
+                && !(value.is_finite() && value >= 0.0)
+            {
+                return Err(BadRange::NotARating {
+                    high: is_high,
+                    value,
+                });
+            }
+        }
+        let high = high.unwrap_or(f64::MAX);
+        if low > high {
+            return Err(BadRange::Reversed);
+        }
+        Ok(RatingRange { low, high })
+    }
+}
+
+/// Why two bounds make no [`RatingRange`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BadRange {
+    /// A bound (the high one when `high`) that is no number from 0 up.
+    NotARating { high: bool, value: f64 },
+    /// The low bound is above the high one.
+    Reversed,
 }
 
 /// How often a solve used a technique, and its hardest step's rating.
@@ -176,6 +205,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_range_needs_ratings_from_0_up_the_lowest_first() {
+        assert_eq!(RatingRange::between(0.0, None), Ok(RatingRange::ANY));
+        assert_eq!(
+            RatingRange::between(2.0, Some(2.0)),
+            Ok(RatingRange {
+                low: 2.0,
+                high: 2.0
+            })
+        );
+        assert_eq!(
+            RatingRange::between(3.0, Some(2.0)),
+            Err(BadRange::Reversed)
+        );
+        assert_eq!(
+            RatingRange::between(-1.0, None),
+            Err(BadRange::NotARating {
+                high: false,
+                value: -1.0
+            })
+        );
+        assert!(matches!(
+            RatingRange::between(1.0, Some(f64::NAN)),
+            Err(BadRange::NotARating { high: true, .. })
+        ));
+    }
+
+    #[test]
     fn levels_follow_the_generator_presets_ranges() {
         let cases = [
             (1.0, Level::Easy),
@@ -193,6 +249,10 @@ mod tests {
         }
         for level in Level::ALL {
             assert_eq!(Level::named(level.name()), Some(level));
+            assert_eq!(
+                RatingRange::between(level.range().0, Some(level.range().1)),
+                Ok(RatingRange::of(level))
+            );
         }
     }
 }

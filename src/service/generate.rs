@@ -15,12 +15,11 @@ use tracing::Instrument;
 use super::SudokuSolver;
 use super::call::{CallEnd, deadline_of, solver_failed, unavailable};
 use super::compute::Work;
-use super::logic::explained;
 use super::outlet::{Cut, Outlet};
 use super::tracker::OpenStream;
 use crate::convert;
 use crate::generate::{Generated, Generator, MAX_ATTEMPTS, Symmetry};
-use crate::logic::{Level, Rating, RatingRange};
+use crate::logic::{BadRange, Level, Rating, RatingRange};
 use crate::pb;
 
 /// The response stream of `GenerateMany`.
@@ -71,9 +70,17 @@ impl Making {
             }
             self.attempts += 1;
             let wanted = self.wanted;
-            let generated = self.generator.next_with(wanted.symmetry, wanted.minimal);
-            let rating = explained(&generated.puzzle, bounds)?.rating();
-            if wanted.range.contains(rating.value) {
+            let mut why = None;
+            let attempt =
+                self.generator
+                    .attempt(wanted.symmetry, wanted.minimal, wanted.range, || {
+                        why = bounds.interrupted();
+                        why.is_none()
+                    });
+            if let Some(why) = why {
+                return Err(Work::Interrupted(why));
+            }
+            if let Ok(Some((generated, rating))) = attempt {
                 self.made.push((generated, rating, wanted.seed));
                 self.seeds -= 1;
                 self.wanted.seed = wanted.seed.wrapping_add(1);
@@ -272,30 +279,21 @@ fn wanted(request: &pb::GenerateRequest) -> Result<Wanted, Status> {
     };
     let symmetry = convert::symmetry_from_pb(symmetry)
         .map_err(|unknown| bad("symmetry", format!("unknown symmetry {unknown}")))?;
-    for (field, value) in [("min_rating", min_rating), ("max_rating", max_rating)] {
-        if !(value.is_finite() && value >= 0.0) {
-            return Err(bad(
-                field,
-                format!("{field} must be a number from 0 up, not {value}"),
-            ));
-        }
-    }
     let range = if level.is_empty() {
-        let high = if max_rating == 0.0 {
-            f64::MAX
-        } else {
-            max_rating
-        };
-        if min_rating > high {
-            return Err(bad(
+        let high = (max_rating != 0.0).then_some(max_rating);
+        RatingRange::between(min_rating, high).map_err(|why| match why {
+            BadRange::NotARating { high, value } => {
+                let field = if high { "max_rating" } else { "min_rating" };
+                bad(
+                    field,
+                    format!("{field} must be a number from 0 up, not {value}"),
+                )
+            }
+            BadRange::Reversed => bad(
                 "min_rating",
                 format!("min_rating {min_rating} is above max_rating {max_rating}"),
-            ));
-        }
-        RatingRange {
-            low: min_rating,
-            high,
-        }
+            ),
+        })?
     } else {
         let level = Level::named(level).ok_or_else(|| {
             let names: Vec<&str> = Level::ALL.iter().map(|level| level.name()).collect();
