@@ -98,6 +98,45 @@ async fn explain_streams_sound_steps_and_finishes_with_the_solution() {
 }
 
 #[tokio::test]
+async fn explain_sends_the_steps_up_to_its_cap_then_resource_exhausted() {
+    let mut server = start().await;
+    let puzzle = puzzles("norvig_top95.txt")[0].clone();
+    let whole = sudokud::logic::explain(&Board::parse(&puzzle).unwrap());
+    assert!(whole.steps.len() > 5);
+    for (max_steps, capped) in [(5, true), (whole.steps.len() as u64, false)] {
+        let request = pb::ExplainRequest {
+            puzzle: puzzle.clone(),
+            finish_by_search: true,
+            max_batch: 2,
+            max_steps,
+            ..Default::default()
+        };
+        let mut stream = server.client.explain(request).await.unwrap().into_inner();
+        let mut seqs = Vec::new();
+        let end = loop {
+            match stream.message().await {
+                Ok(Some(message)) => match message.event.unwrap() {
+                    Event::Steps(batch) => seqs.extend(batch.steps.iter().map(|step| step.seq)),
+                    Event::Finished(finished) => break Ok(finished),
+                    Event::Started(_) => {}
+                },
+                Ok(None) => panic!("the stream ended without finished or a status"),
+                Err(status) => break Err(status),
+            }
+        };
+        assert_eq!(seqs, (1..=max_steps).collect::<Vec<_>>());
+        match end {
+            Err(status) if capped => {
+                assert_eq!(status.code(), Code::ResourceExhausted);
+                assert!(status.message().contains("5 steps"), "{status:?}");
+            }
+            Ok(finished) if !capped => assert!(!finished.needed_search),
+            end => panic!("cap {max_steps}: {end:?}"),
+        }
+    }
+}
+
+#[tokio::test]
 async fn explain_and_rate_refuse_bad_puzzles_and_puzzles_without_one_solution() {
     let mut server = start().await;
     let bad = server

@@ -1,5 +1,6 @@
 //! `Explain`: the logical solve is computed on the compute pool when the call
-//! arrives (at most a few hundred steps, each a bounded search of patterns),
+//! arrives (at most a few hundred steps, each a bounded search of patterns, and
+//! no more than the step cap),
 //! then streamed by a task that holds no thread, batched and paced as
 //! `SolveSteps` is, each message made once the client has room for it. Knows
 //! nothing of how steps are found.
@@ -13,12 +14,15 @@ use tracing::Instrument;
 
 use super::SudokuSolver;
 use super::call::{CallEnd, deadline_of, parse_puzzle, unavailable};
-use super::logic::{explained, unique_solution};
+use super::compute::Bounds;
+use super::logic::unique_solution;
 use super::outlet::{Cut, Outlet};
 use super::tracker::OpenStream;
 use crate::board::{Board, CELLS};
 use crate::convert;
+use crate::logic::{self, Explanation};
 use crate::pb;
+use crate::solver::Interrupted;
 
 /// The response stream of `Explain`.
 pub(super) type ExplainStream =
@@ -28,7 +32,7 @@ pub(super) type ExplainStream =
 struct Explained {
     started: pb::ExplainResponse,
     steps: Vec<pb::LogicStep>,
-    finished: pb::ExplainResponse,
+    finished: Result<pb::ExplainResponse, Status>,
 }
 
 impl SudokuSolver {
@@ -46,18 +50,23 @@ impl SudokuSolver {
             let board = parse_puzzle(&request.puzzle)?;
             let open = self.admit_open_stream(!pace.is_zero())?;
             let finish = request.finish_by_search;
+            let cap = self.limits.steps_for(request.max_steps);
             let explained = self
                 .compute(deadline, move |bounds| {
                     let (solution, _) = unique_solution(&board, bounds)?;
-                    let explanation = explained(&board, bounds)?;
+                    let explanation = explained_up_to(&board, bounds, cap)?;
                     Ok(explanation_messages(
                         &board,
                         &solution,
                         &explanation,
                         finish,
+                        cap,
                     ))
                 })
                 .await?;
+            if explained.finished.is_err() {
+                self.tracker.metrics.rejected("max_steps");
+            }
             Ok::<_, Status>((explained, open))
         };
         let (explained, open) = match admitted.await {
@@ -89,20 +98,35 @@ impl SudokuSolver {
     }
 }
 
+/// The logical solve of `board`, `cap` steps at the most.
+fn explained_up_to(board: &Board, bounds: &Bounds, cap: u64) -> Result<Explanation, Interrupted> {
+    let mut why = None;
+    let mut asked = 0u64;
+    let explanation = logic::explain_while(board, || {
+        why = bounds.interrupted();
+        asked += 1;
+        why.is_none() && asked <= cap
+    });
+    why.map_or(Ok(explanation), Err)
+}
+
 /// The messages of an explanation: the steps numbered from 1, a search step
-/// for what the techniques left when `finish` asks for it, and the last message.
+/// for what the techniques left when `finish` asks for it, and the last message
+/// (`RESOURCE_EXHAUSTED` when the solve had `cap` steps without finishing).
 fn explanation_messages(
     board: &Board,
     solution: &Board,
-    explanation: &crate::logic::Explanation,
+    explanation: &Explanation,
     finish: bool,
+    cap: u64,
 ) -> Explained {
+    let capped = !explanation.solved() && explanation.steps.len() as u64 >= cap;
     let mut steps: Vec<pb::LogicStep> = (1u64..)
         .zip(&explanation.steps)
         .map(|(seq, step)| convert::logic_step_to_pb(seq, step))
         .collect();
     let end: [u8; CELLS] = std::array::from_fn(|cell| explanation.end.value(cell));
-    if finish && !explanation.solved() {
+    if finish && !explanation.solved() && !capped {
         let placements: Vec<_> = (0..CELLS)
             .filter(|&cell| end[cell] == 0)
             .map(|cell| (cell, solution.get(cell)))
@@ -119,11 +143,17 @@ fn explanation_messages(
             })),
         },
         steps,
-        finished: convert::explain_finished(
-            solution,
-            &Board::with_cells(end),
-            &explanation.rating(),
-        ),
+        finished: if capped {
+            Err(Status::resource_exhausted(format!(
+                "step limit reached: the explanation took {cap} steps without finishing"
+            )))
+        } else {
+            Ok(convert::explain_finished(
+                solution,
+                &Board::with_cells(end),
+                &explanation.rating(),
+            ))
+        },
     }
 }
 
@@ -145,7 +175,7 @@ struct ExplainEnd {
 impl Explaining {
     async fn run(mut self, out: Outlet<pb::ExplainResponse>) {
         let code = match self.send(&out).await {
-            Ok(()) => Code::Ok,
+            Ok(code) => code,
             Err(Cut::Gone) => Code::Cancelled,
             Err(cut) => {
                 let status = match cut {
@@ -164,8 +194,9 @@ impl Explaining {
         self.end.call.set(code);
     }
 
-    /// `started`, the steps in batches (paced when asked), then `finished`.
-    async fn send(&mut self, out: &Outlet<pb::ExplainResponse>) -> Result<(), Cut> {
+    /// `started`, the steps in batches (paced when asked), then `finished`;
+    /// the code the call ends with.
+    async fn send(&mut self, out: &Outlet<pb::ExplainResponse>) -> Result<Code, Cut> {
         let started = self.explained.started.clone();
         out.room().await?.send(Ok(started));
         let mut next = tokio::time::Instant::now();
@@ -186,6 +217,8 @@ impl Explaining {
             self.end.call.sent(sent);
         }
         let finished = self.explained.finished.clone();
-        out.send_closing(Ok(finished)).await.map_err(|()| Cut::Gone)
+        let code = finished.as_ref().map_or_else(Status::code, |_| Code::Ok);
+        out.send_closing(finished).await.map_err(|()| Cut::Gone)?;
+        Ok(code)
     }
 }
