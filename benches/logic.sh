@@ -3,6 +3,7 @@
 #
 #   bash benches/logic.sh            # N=2000 puzzles for the generator comparison
 #   SETS= bash benches/logic.sh      # generation only (SETS: the data sets to rate)
+#   ROUNDS=5 bash benches/logic.sh   # the generators take turns in this many rounds
 #
 # 1. Generation, one core each: QQWing (`qqwing --generate N --one-line`, installed
 #    from Debian when missing) against `sudokud generate --threads 1` and against
@@ -30,9 +31,6 @@ seconds() {
   awk -v s="$start" -v e="$end" 'BEGIN { print e - s }'
 }
 
-qq=$(seconds qqwing --generate "$n" --one-line)
-local_run=$(seconds "$ours" generate --threads 1 --count "$n")
-
 log=$(mktemp)
 "$ours" serve --listen 127.0.0.1:0 --max-concurrent-solves 1 2>"$log" &
 server=$!
@@ -44,22 +42,41 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [ -n "$address" ] || { echo "the server did not start"; cat "$log"; exit 1; }
-remote=$(python3 - "$address" "$n" <<'PY'
+
+# Seconds GenerateMany takes for `count` puzzles from `seed` (the client's start-up
+# not counted).
+generate_many() {
+  python3 - "$address" "$1" "$2" <<'PY'
 import sys, time, pathlib
 sys.path.insert(0, str(pathlib.Path("examples/python").resolve()))
 from sudoku_client import load_stubs
 import grpc
 pb, rpc = load_stubs()
-address, n = sys.argv[1], int(sys.argv[2])
+address, seed, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 with grpc.insecure_channel(address) as channel:
     stub = rpc.SudokuServiceStub(channel)
     start = time.perf_counter()
-    got = sum(1 for _ in stub.GenerateMany(pb.GenerateManyRequest(seed=1, count=n), timeout=600))
+    got = sum(1 for _ in stub.GenerateMany(pb.GenerateManyRequest(seed=seed, count=n), timeout=600))
     took = time.perf_counter() - start
 assert got == n, got
 print(took)
 PY
-)
+}
+
+# The three take turns in ROUNDS rounds of N/ROUNDS puzzles (each round its own
+# seeds), so that a machine whose speed drifts during the run (a shared VM) slows
+# each of them alike.
+rounds=${ROUNDS:-5}
+chunk=$((n / rounds))
+n=$((chunk * rounds))
+qq=0 local_run=0 remote=0
+sum() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
+for round in $(seq 0 $((rounds - 1))); do
+  seed=$((1 + round * chunk))
+  qq=$(sum "$qq" "$(seconds qqwing --generate "$chunk" --one-line)")
+  local_run=$(sum "$local_run" "$(seconds "$ours" generate --threads 1 --seed "$seed" --count "$chunk")")
+  remote=$(sum "$remote" "$(generate_many "$seed" "$chunk")")
+done
 
 awk -v n="$n" -v qq="$qq" -v local_run="$local_run" -v remote="$remote" 'BEGIN {
   printf "generate %d puzzles, one core each\n", n

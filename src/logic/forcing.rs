@@ -66,21 +66,27 @@ trait Attempt {
 /// contradiction is known no trial runs past it.
 fn shortest<T: Attempt>(trials: impl Iterator<Item = (Cell, u8, T)>) -> Option<(usize, Cell, u8)> {
     let mut best: Option<(usize, Cell, u8)> = None;
-    let mut open: Vec<(Cell, u8, T)> = trials.collect();
-    let mut round = 4usize;
-    while !open.is_empty() {
-        let mut capped = Vec::new();
-        for (cell, digit, mut trial) in open {
-            let shortest = best.map_or(usize::MAX, |(moves, _, _)| moves);
-            let limit = shortest.min(round);
-            match trial.go_on(limit) {
-                Trial::Broke(moves) if moves < shortest => best = Some((moves, cell, digit)),
-                Trial::Capped if limit < shortest => capped.push((cell, digit, trial)),
-                _ => {}
-            }
+    let mut capped = Vec::new();
+    let mut run = |round: usize, (cell, digit, mut trial): (Cell, u8, T), capped: &mut Vec<_>| {
+        let shortest = best.map_or(usize::MAX, |(moves, _, _)| moves);
+        let limit = shortest.min(round);
+        match trial.go_on(limit) {
+            Trial::Broke(moves) if moves < shortest => best = Some((moves, cell, digit)),
+            Trial::Capped if limit < shortest => capped.push((cell, digit, trial)),
+            _ => {}
         }
-        open = capped;
+    };
+    // The first round makes each trial as it comes, the next ones go on with
+    // those it capped.
+    let mut round = 4usize;
+    for trial in trials {
+        run(round, trial, &mut capped);
+    }
+    while !capped.is_empty() {
         round = round.saturating_mul(2);
+        for trial in std::mem::take(&mut capped) {
+            run(round, trial, &mut capped);
+        }
     }
     best
 }
