@@ -1,6 +1,7 @@
 //! Prometheus metrics: what the service counts, and the small HTTP listener that
-//! serves them at `/metrics` (off unless `--metrics-listen` is given). Knows nothing
-//! of solving; the service reports into it.
+//! serves them at `/metrics`, beside the probes `/readyz` and `/livez` (off unless
+//! `--metrics-listen` is given). Knows nothing of solving; the service reports
+//! into it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -205,14 +206,16 @@ fn code_name(code: tonic::Code) -> &'static str {
     }
 }
 
-/// Serves `GET /metrics` on `listener` until `shutdown` completes.
+/// Serves `GET /metrics`, and the probes reading `readiness`, on `listener`
+/// until `shutdown` completes.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     metrics: Arc<Metrics>,
+    readiness: crate::service::Readiness,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     use axum::routing::get;
-    let app = axum::Router::new().route(
+    let app = crate::server::probes::routes(readiness).route(
         "/metrics",
         get(move || {
             let metrics = metrics.clone();

@@ -331,6 +331,7 @@ async fn metrics_count_calls_steps_and_rejections() {
     tokio::spawn(sudokud::metrics::serve(
         listener,
         metrics,
+        sudokud::service::Readiness::default(),
         std::future::pending(),
     ));
 

@@ -275,7 +275,12 @@ pub(super) struct ServeArgs {
     /// Largest request message accepted, in bytes.
     #[arg(long, env = "SUDOKUD_MAX_MESSAGE_BYTES", default_value_t = 64 * 1024)]
     pub(super) max_message_bytes: usize,
-    /// Seconds that calls in flight may go on after SIGTERM/SIGINT before the
+    /// Seconds after SIGTERM/SIGINT during which the server reports not ready
+    /// (/readyz 503, gRPC health NOT_SERVING) but still takes new calls, so load
+    /// balancers move away before it stops accepting; in place of a preStop sleep.
+    #[arg(long, env = "SUDOKUD_DRAIN_DELAY", default_value_t = 0.0)]
+    pub(super) drain_delay: f64,
+    /// Seconds that calls in flight may go on after the drain delay before the
     /// solves still running are stopped with UNAVAILABLE.
     #[arg(long, env = "SUDOKUD_SHUTDOWN_GRACE", default_value_t = 10.0)]
     pub(super) shutdown_grace: f64,

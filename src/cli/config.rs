@@ -107,6 +107,7 @@ impl ServeArgs {
             max_queue: self.max_queue,
             max_open_streams: self.max_open_streams,
             max_message_bytes: self.max_message_bytes,
+            drain_delay: seconds(self.drain_delay),
             shutdown_grace: seconds(self.shutdown_grace),
             max_stream_duration: seconds(self.max_stream_seconds),
             ..defaults

@@ -65,6 +65,7 @@ async fn serve_metrics(
     Ok(tokio::spawn(crate::metrics::serve(
         listener,
         service.metrics(),
+        service.readiness(),
         std::future::pending(),
     )))
 }

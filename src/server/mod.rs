@@ -6,7 +6,8 @@
 //! - `admission`, `handshake`: which connections get in (cap, handshake timeout);
 //! - `auth`: the bearer token; `message_limit`: the request-size limit;
 //! - `web`: gRPC-Web, CORS, the dashboard and the 404 for other HTTP requests;
-//! - `shutdown`: signals, health at shutdown, the grace.
+//! - `probes`: `GET /readyz` and `/livez` (also served on the metrics port);
+//! - `shutdown`: signals, readiness and health at shutdown, the drain delay, the grace.
 //!
 //! Knows nothing of solving: the service does that.
 
@@ -26,6 +27,7 @@ mod admission;
 mod auth;
 mod handshake;
 mod message_limit;
+pub mod probes;
 mod shutdown;
 mod transport;
 mod web;
@@ -64,9 +66,10 @@ impl std::fmt::Display for ServeError {
 impl std::error::Error for ServeError {}
 
 /// Serves `service` on `listener` until `shutdown` completes. Health reports
-/// `SERVING` (overall and for `sudoku.v1.SudokuService`) from the start and
-/// `NOT_SERVING` as soon as shutdown begins; the listener stops accepting, calls in
-/// flight may finish within the service's shutdown grace, and the solves still
+/// `SERVING` (overall and for `sudoku.v1.SudokuService`) and `/readyz` 200 from
+/// the start, `NOT_SERVING` and 503 as soon as shutdown begins; new calls are
+/// still taken for the drain delay, then the listener stops accepting (GOAWAY),
+/// calls in flight may finish within the shutdown grace, and the solves still
 /// running after it are stopped (their calls end with `UNAVAILABLE`).
 pub async fn run(
     listener: TcpListener,
@@ -80,8 +83,17 @@ pub async fn run(
     health
         .set_serving::<SudokuServiceServer<SudokuSolver>>()
         .await;
-    let grace = service.limits().shutdown_grace;
-    let shutdown = shutdown::drain(shutdown, health, service.shutdown(), grace);
+    let readiness = service.readiness();
+    let shutdown = shutdown::drain(
+        shutdown,
+        health,
+        readiness.clone(),
+        service.shutdown(),
+        shutdown::Timing {
+            drain_delay: service.limits().drain_delay,
+            grace: service.limits().shutdown_grace,
+        },
+    );
     announce(&listener, &transport);
     let incoming = admission::Incoming::new(
         listener,
@@ -91,6 +103,7 @@ pub async fn run(
     );
     let app = web::router(
         grpc_routes(service, &transport, health_service)?,
+        probes::routes(readiness),
         transport.dashboard,
     );
     builder

@@ -1,6 +1,6 @@
 //! What the gRPC port answers besides gRPC over HTTP/2: gRPC-Web (HTTP/1.1 and
-//! HTTP/2) for the gRPC services, CORS for pages of other origins, the dashboard's
-//! files, and a plain 404 for any other HTTP request (a browser's `/favicon.ico`);
+//! HTTP/2) for the gRPC services, CORS for pages of other origins, the probes
+//! (`probes`), the dashboard's files, and a plain 404 for any other HTTP request (a browser's `/favicon.ico`);
 //! an unknown gRPC method stays `UNIMPLEMENTED`.
 //!
 //! Knows HTTP and the gRPC-Web wire format's headers; nothing of the services.
@@ -14,11 +14,12 @@ use tonic_web::GrpcWebLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 /// The whole HTTP surface: `grpc` (the gRPC services' router) behind gRPC-Web
-/// translation, the dashboard when asked for, and the fallback for the rest.
-pub(super) fn router(grpc: Router, dashboard: bool) -> Router {
+/// translation, the probes, the dashboard when asked for, and the fallback for
+/// the rest.
+pub(super) fn router(grpc: Router, probes: Router, dashboard: bool) -> Router {
     // gRPC-Web translation wraps the gRPC services only: it turns away any other
-    // HTTP/1.1 request, and the dashboard's files are such requests.
-    let mut app = grpc.layer(GrpcWebLayer::new());
+    // HTTP/1.1 request, and the probes and the dashboard's files are such requests.
+    let mut app = grpc.layer(GrpcWebLayer::new()).merge(probes);
     if dashboard {
         app = app.merge(crate::dashboard::router());
     }

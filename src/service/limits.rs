@@ -26,7 +26,10 @@ pub struct Limits {
     pub max_open_streams: usize,
     /// Largest request message decoded, in bytes (a puzzle needs well under 1 KiB).
     pub max_message_bytes: usize,
-    /// After a shutdown signal, how long calls in flight may go on before every
+    /// After a shutdown signal, how long the server goes on taking new calls
+    /// while reporting not ready (so load balancers move away first).
+    pub drain_delay: Duration,
+    /// After the drain delay, how long calls in flight may go on before every
     /// solve still running is stopped and its call ends with `UNAVAILABLE`.
     pub shutdown_grace: Duration,
     /// Longest a `SolveSteps` stream may run; its solve then ends as if the
@@ -45,6 +48,7 @@ impl Default for Limits {
             max_queue: 64,
             max_open_streams: 100_000,
             max_message_bytes: 64 * 1024,
+            drain_delay: Duration::ZERO,
             shutdown_grace: Duration::from_secs(10),
             max_stream_duration: Duration::from_secs(3600),
         }

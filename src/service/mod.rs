@@ -9,7 +9,8 @@
 //!   the guard that closes it (`CallEnd`).
 //! - `slots`: the CPU cap (fair solve slots, the bounded line) and the compute pool.
 //! - `tracker`: counters of what runs ([`Tracker`]), behind the caps and metrics.
-//! - `shutdown`: the signal that ends every solve once the grace is over.
+//! - `shutdown`: the signal that ends every solve once the grace is over, and
+//!   the readiness lost when shutdown begins.
 //! - `unary`: `Solve`.
 //! - `outlet`: what every stream's task shares: room for the next message, the
 //!   pace timer, a slot, each ending early when the client leaves, the deadline
@@ -40,7 +41,7 @@ use tonic::{Code, Request, Response, Status};
 use tracing::Instrument;
 
 pub use limits::Limits;
-pub use shutdown::Shutdown;
+pub use shutdown::{Readiness, Shutdown};
 pub use tracker::Tracker;
 
 use crate::metrics::Metrics;
@@ -60,6 +61,7 @@ pub struct SudokuSolver {
     slots: Slots,
     pool: ComputePool,
     shutdown: Shutdown,
+    readiness: Readiness,
 }
 
 impl SudokuSolver {
@@ -71,6 +73,7 @@ impl SudokuSolver {
             slots: Slots::new(slots, limits.max_queue, metrics.clone()),
             pool: ComputePool::new(slots),
             shutdown: Shutdown::default(),
+            readiness: Readiness::default(),
             tracker: Tracker::new(metrics),
             limits,
         }
@@ -84,6 +87,11 @@ impl SudokuSolver {
     /// The handle that ends every running solve (after the shutdown grace).
     pub fn shutdown(&self) -> Shutdown {
         self.shutdown.clone()
+    }
+
+    /// Whether the service takes new work (lost when shutdown begins).
+    pub fn readiness(&self) -> Readiness {
+        self.readiness.clone()
     }
 
     /// The limits this service enforces.

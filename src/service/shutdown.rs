@@ -1,5 +1,7 @@
-//! The signal that ends every solve still running once the shutdown grace is over.
-//! Knows nothing of when that is: the server decides and calls [`Shutdown::stop_all`].
+//! The signal that ends every solve still running once the shutdown grace is over,
+//! and the readiness that load balancers read (lost the moment shutdown begins).
+//! Knows nothing of when that is: the server decides and calls
+//! [`Readiness::lose`] and [`Shutdown::stop_all`].
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,5 +34,26 @@ impl Shutdown {
     pub(super) async fn stopped(&self) {
         let mut signal = self.signal.subscribe();
         let _ = signal.wait_for(|&set| set).await;
+    }
+}
+
+/// Whether the server takes new work: ready from the start, not ready from the
+/// moment shutdown begins (through the drain delay, while calls are still
+/// served), so that load balancers send new calls elsewhere.
+#[derive(Debug, Clone, Default)]
+pub struct Readiness {
+    /// Set when shutdown began.
+    draining: Arc<AtomicBool>,
+}
+
+impl Readiness {
+    /// True until [`Readiness::lose`].
+    pub fn is_ready(&self) -> bool {
+        !self.draining.load(Ordering::Relaxed)
+    }
+
+    /// Reports not ready from now on.
+    pub fn lose(&self) {
+        self.draining.store(true, Ordering::Relaxed);
     }
 }

@@ -14,6 +14,7 @@ pub struct TestServer {
     pub client: SudokuServiceClient<Channel>,
     pub tracker: Tracker,
     pub metrics: std::sync::Arc<sudokud::metrics::Metrics>,
+    pub readiness: sudokud::service::Readiness,
     pub shutdown: Option<oneshot::Sender<()>>,
     pub task: JoinHandle<Result<(), sudokud::server::ServeError>>,
 }
@@ -35,6 +36,7 @@ pub async fn start_with_transport(
     let service = SudokuSolver::new(limits);
     let tracker = service.tracker();
     let metrics = service.metrics();
+    let readiness = service.readiness();
     let (shutdown, signal) = oneshot::channel::<()>();
     let task = tokio::spawn(sudokud::server::run(listener, service, transport, async {
         let _ = signal.await;
@@ -50,6 +52,7 @@ pub async fn start_with_transport(
         client: SudokuServiceClient::new(channel),
         tracker,
         metrics,
+        readiness,
         shutdown: Some(shutdown),
         task,
     }
