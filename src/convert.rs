@@ -163,6 +163,7 @@ pub fn started_message(board: &Board, algorithm: Algorithm) -> pb::SolveStepsRes
         event: Some(pb::solve_steps_response::Event::Started(pb::Started {
             puzzle: board.to_line(),
             algorithm: algorithm_to_pb(algorithm).into(),
+            engine_version: crate::solver::ENGINE_VERSION.to_owned(),
         })),
     }
 }

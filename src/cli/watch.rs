@@ -25,6 +25,7 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
         max_steps: args.max_steps,
         max_batch: 0,
         step_interval_ms: interval_ms,
+        ..Default::default()
     };
     let target = args.connect.target(args.auth_token.clone())?;
     let view = if io::stdout().is_terminal() {

@@ -21,7 +21,8 @@ use super::{Shutdown, SudokuSolver};
 use crate::convert;
 use crate::pb;
 use crate::solver::{
-    Algorithm, Control, Event, Flow, Interrupted, Mode, Progress, Report, Search, Sink,
+    Algorithm, Control, ENGINE_VERSION, Event, Flow, Interrupted, Mode, Progress, Report, Search,
+    Sink,
 };
 
 /// The response stream of `SolveSteps`.
@@ -66,6 +67,14 @@ impl SudokuSolver {
         log.algorithm(algorithm);
         let pace = Duration::from_millis(u64::from(request.step_interval_ms));
         let paced = !pace.is_zero();
+        let resume_after = request.resume_after_seq;
+        if resume_after > 0 && request.resume_engine_version != ENGINE_VERSION {
+            return Err(Status::failed_precondition(format!(
+                "cannot resume: the stream's steps came from engine build {:?}, this server \
+                 runs {ENGINE_VERSION:?}, which may search differently; start the stream over",
+                request.resume_engine_version
+            )));
+        }
         let open = self.admit_open_stream(paced)?;
         // An unpaced stream computes flat out: it is admitted like a unary call.
         // A paced one computes a step now and then, and the cap admits it.
@@ -84,6 +93,7 @@ impl SudokuSolver {
                 self.limits.batch_for(request.max_batch)
             },
             max_steps: self.limits.steps_for(request.max_steps),
+            resume_after,
             deadline,
             pace,
             open,
@@ -123,7 +133,7 @@ impl SudokuSolver {
         end.unfinished(Code::Internal);
         let steps = Steps {
             search: Search::new(&board, algorithm, Mode::First),
-            batcher: Batcher::new(admitted.batch),
+            batcher: Batcher::new(admitted.batch, admitted.resume_after),
             algorithm,
             max_steps: admitted.max_steps,
             pace: admitted.pace,
@@ -148,6 +158,7 @@ struct Admitted {
     algorithm: Algorithm,
     batch: usize,
     max_steps: u64,
+    resume_after: u64,
     deadline: Option<Instant>,
     pace: Duration,
     open: OpenStream,
@@ -302,6 +313,10 @@ impl Steps {
         }
         let metrics = &self.tracker.metrics;
         let last = match outcome {
+            Ok(_) if self.batcher.seq < self.batcher.skip => Err(Status::out_of_range(format!(
+                "resume_after_seq {} is past the last step of this search ({})",
+                self.batcher.skip, self.batcher.seq
+            ))),
             Ok(report) => {
                 self.end.call.log.stats(&report.stats);
                 metrics.solved(self.algorithm.name(), report.stats.elapsed);
@@ -323,19 +338,22 @@ impl Steps {
 }
 
 /// The sink of a stream's search: steps numbered 1, 2, 3, ... gathered into a
-/// batch; asks the search to pause when the batch is full.
+/// batch (those up to `skip`, which a resumed stream's client has, counted only);
+/// asks the search to pause when the batch is full.
 struct Batcher {
     steps: Vec<pb::Step>,
     size: usize,
     seq: u64,
+    skip: u64,
 }
 
 impl Batcher {
-    fn new(size: usize) -> Batcher {
+    fn new(size: usize, skip: u64) -> Batcher {
         Batcher {
             steps: Vec::with_capacity(size.min(256)),
             size,
             seq: 0,
+            skip,
         }
     }
 
@@ -357,6 +375,9 @@ impl Batcher {
 impl Sink for Batcher {
     fn event(&mut self, event: Event) -> Flow {
         self.seq += 1;
+        if self.seq <= self.skip {
+            return Flow::Continue;
+        }
         self.steps.push(convert::step_to_pb(self.seq, event));
         if self.steps.len() < self.size {
             Flow::Continue

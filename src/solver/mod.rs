@@ -26,6 +26,12 @@ mod search;
 mod singles;
 
 pub use control::{Control, Interrupted};
+
+/// The engine build: the crate's version and a hash of the search's and the
+/// board's sources. Two servers with the same name make the same steps for the
+/// same puzzle and algorithm; a stream resumes only on its own build.
+pub const ENGINE_VERSION: &str =
+    concat!(env!("CARGO_PKG_VERSION"), "+", env!("SUDOKUD_ENGINE_BUILD"));
 pub use events::{Event, Flow, NoEvents, Reason, Sink, Step};
 pub use replay::{Replay, ReplayError};
 pub use search::{Mode, Progress, Report, Search, Stats};
