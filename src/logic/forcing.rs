@@ -32,11 +32,14 @@ pub(super) fn contradiction(
     technique: Technique,
 ) -> Option<LogicStep> {
     let start = Forced::new(pencil);
-    let assumptions = (0..CELLS)
+    let mut assumptions = (0..CELLS)
         .filter(|&cell| pencil.candidates(cell).count_ones() >= 2)
         .flat_map(|cell| digits(pencil.candidates(cell)).map(move |digit| (cell, digit)));
-    let best = if depth == Depth::OneDigit && !start.broken {
-        let lines = OneDigit::new(pencil);
+    let best = if start.broken {
+        // Every assumption finds the grid broken at its first move.
+        assumptions.next().map(|(cell, digit)| (1, cell, digit))
+    } else if depth == Depth::OneDigit {
+        let lines = OneDigit::new(&start);
         shortest(assumptions.map(|(cell, digit)| (cell, digit, lines.assume(cell, digit))))
     } else {
         shortest(assumptions.map(|(cell, digit)| {
@@ -123,7 +126,9 @@ fn length_modifier(moves: usize) -> f64 {
 /// A pencil-mark grid that keeps, move by move, what a trial asks after each
 /// one: the cells left with one candidate, the units where a digit has one
 /// place, and whether the grid broke. A move touches a cell and its peers, so
-/// a trial never looks over the whole grid again.
+/// a trial never looks over the whole grid again. Its trials are those of
+/// every digit's singles (`Depth::Singles` and `Depth::Locked`); `OneDigit`
+/// makes the others.
 #[derive(Clone)]
 struct Forced {
     pencil: Pencil,
@@ -138,8 +143,6 @@ struct Forced {
     broken: bool,
     /// What the trial's moves may use.
     depth: Depth,
-    /// The digits whose hidden singles are moves.
-    wanted: Digits,
     /// The moves made so far, the assumption included.
     moves: usize,
 }
@@ -153,7 +156,6 @@ impl Forced {
             hidden: [0; 9],
             broken: false,
             depth: Depth::Singles,
-            wanted: ALL,
             moves: 0,
         };
         for (cell, units) in CELL_UNITS.iter().enumerate() {
@@ -182,10 +184,6 @@ impl Forced {
     fn assume(&mut self, cell: Cell, digit: u8, depth: Depth) {
         self.place(cell, digit);
         self.depth = depth;
-        self.wanted = match depth {
-            Depth::OneDigit => bit(digit),
-            Depth::Singles | Depth::Locked => ALL,
-        };
         self.moves = 1;
     }
 
@@ -200,10 +198,9 @@ impl Forced {
         })
     }
 
-    /// The hidden single of a digit in `wanted` in the first unit that has
-    /// one, its lowest digit there.
-    fn first_hidden(&self, wanted: Digits) -> Option<(Cell, u8)> {
-        let (unit, digit) = digits(wanted)
+    /// The hidden single in the first unit that has one, its lowest digit there.
+    fn first_hidden(&self) -> Option<(Cell, u8)> {
+        let (unit, digit) = digits(ALL)
             .map(|digit| (self.hidden[usize::from(digit - 1)].trailing_zeros(), digit))
             .min()?;
         let unit = usize::try_from(unit)
@@ -309,11 +306,7 @@ impl Attempt for Forced {
             if self.moves >= limit {
                 return Trial::Capped;
             }
-            let naked = match self.depth {
-                Depth::OneDigit => None,
-                Depth::Singles | Depth::Locked => self.first_naked(),
-            };
-            match naked.or_else(|| self.first_hidden(self.wanted)) {
+            match self.first_naked().or_else(|| self.first_hidden()) {
                 Some((cell, digit)) => self.place(cell, digit),
                 None if self.depth == Depth::Locked && self.locked() => {}
                 None => return Trial::Held,
@@ -354,39 +347,41 @@ const UNIT_BITS: [u128; 27] = {
 };
 
 /// The trials of `Depth::OneDigit` on bitboards: such a trial only ever
-/// places its own digit, so it needs that digit's places, which cells it
-/// fills, and the grid as it was to tell whether a move broke it. The same
-/// moves, in the same order, as `Forced` makes at that depth.
-struct OneDigit {
+/// places its own digit (a hidden single of it), so it needs that digit's
+/// places, which cells it fills, and the grid as it was to tell whether a move
+/// broke it. The moves, in their order, are those of the ladder's definition:
+/// the assumed digit's hidden single in the first unit that has one.
+struct OneDigit<'a> {
+    /// The grid as it was (whole: not broken).
+    start: &'a Forced,
     /// Where each digit is a candidate, as bits of cell numbers.
     places: [u128; 9],
     /// For each digit, the empty cells where it is the only candidate.
     lone: [u128; 9],
-    /// The digits placed in each unit.
-    held: [Digits; 27],
-    /// The candidates of each cell.
-    candidates: [Digits; CELLS],
+    /// For each digit, the units (as bits) where it stands.
+    held: [u32; 9],
 }
 
-impl OneDigit {
-    fn new(pencil: &Pencil) -> OneDigit {
+impl OneDigit<'_> {
+    fn new(start: &Forced) -> OneDigit<'_> {
         let mut lines = OneDigit {
+            start,
             places: [0; 9],
             lone: [0; 9],
-            held: [0; 27],
-            candidates: [0; CELLS],
+            held: [0; 9],
         };
-        for (cell, units) in CELL_UNITS.iter().enumerate() {
-            let candidates = pencil.candidates(cell);
-            lines.candidates[cell] = candidates;
+        for cell in 0..CELLS {
+            let candidates = start.pencil.candidates(cell);
             for digit in digits(candidates) {
                 lines.places[usize::from(digit - 1)] |= 1 << cell;
                 if candidates.count_ones() == 1 {
                     lines.lone[usize::from(digit - 1)] |= 1 << cell;
                 }
             }
-            for &(unit, _) in units {
-                lines.held[usize::from(unit)] |= bit(pencil.value(cell));
+        }
+        for (unit, held) in start.held.iter().enumerate() {
+            for digit in digits(*held) {
+                lines.held[usize::from(digit - 1)] |= 1 << unit;
             }
         }
         lines
@@ -394,15 +389,13 @@ impl OneDigit {
 
     /// A trial that assumes `digit` in `cell`.
     fn assume(&self, cell: Cell, digit: u8) -> LineTrial<'_> {
-        let held = (0..27)
-            .filter(|&unit| self.held[unit] & bit(digit) != 0)
-            .fold(0, |held, unit| held | 1 << unit);
+        let d = usize::from(digit - 1);
         let mut trial = LineTrial {
             lines: self,
             digit,
-            places: self.places[usize::from(digit - 1)],
+            places: self.places[d],
             filled: 0,
-            held,
+            held: self.held[d],
             moves: 0,
             broke: false,
             next: None,
@@ -414,7 +407,7 @@ impl OneDigit {
 
 /// A trial of `OneDigit`: its digit's places and what it filled.
 struct LineTrial<'a> {
-    lines: &'a OneDigit,
+    lines: &'a OneDigit<'a>,
     digit: u8,
     /// Where the digit may still go.
     places: u128,
@@ -444,11 +437,11 @@ impl LineTrial<'_> {
         // A cell whose one candidate was the digit lost it.
         let mut broke = lines.lone[d] & PEER_BITS[cell] != 0;
         // Another digit of the filled cell lost its last place in a unit.
-        for other in digits(lines.candidates[cell] & !bit(digit)) {
-            let left = lines.places[usize::from(other - 1)] & !self.filled;
+        for other in digits(lines.start.pencil.candidates(cell) & !bit(digit)) {
+            let o = usize::from(other - 1);
+            let left = lines.places[o] & !self.filled;
             broke |= CELL_UNITS[cell].iter().any(|&(unit, _)| {
-                let unit = usize::from(unit);
-                lines.held[unit] & bit(other) == 0 && left & UNIT_BITS[unit] == 0
+                lines.held[o] & 1 << unit == 0 && left & UNIT_BITS[usize::from(unit)] == 0
             });
         }
         // The digit's own units: one with no place breaks the grid, the first
