@@ -14,15 +14,13 @@ use tracing::Instrument;
 
 use super::SudokuSolver;
 use super::call::{CallEnd, deadline_of, parse_puzzle, unavailable};
-use super::compute::Bounds;
-use super::logic::unique_solution;
+use super::logic::{explained, unique_solution};
 use super::outlet::{Cut, Outlet};
 use super::tracker::OpenStream;
 use crate::board::{Board, CELLS};
 use crate::convert;
-use crate::logic::{self, Explanation};
+use crate::logic::Explanation;
 use crate::pb;
-use crate::solver::Interrupted;
 
 /// The response stream of `Explain`.
 pub(super) type ExplainStream =
@@ -54,7 +52,7 @@ impl SudokuSolver {
             let explained = self
                 .compute(deadline, move |bounds| {
                     let (solution, _) = unique_solution(&board, bounds)?;
-                    let explanation = explained_up_to(&board, bounds, cap)?;
+                    let explanation = explained(&board, bounds, cap)?;
                     Ok(explanation_messages(
                         &board,
                         &solution,
@@ -96,18 +94,6 @@ impl SudokuSolver {
         tokio::spawn(task.run(out).instrument(span));
         Ok(Response::new(Box::pin(receiver)))
     }
-}
-
-/// The logical solve of `board`, `cap` steps at the most.
-fn explained_up_to(board: &Board, bounds: &Bounds, cap: u64) -> Result<Explanation, Interrupted> {
-    let mut why = None;
-    let mut asked = 0u64;
-    let explanation = logic::explain_while(board, || {
-        why = bounds.interrupted();
-        asked += 1;
-        why.is_none() && asked <= cap
-    });
-    why.map_or(Ok(explanation), Err)
 }
 
 /// The messages of an explanation: the steps numbered from 1, a search step

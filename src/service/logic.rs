@@ -29,17 +29,20 @@ pub(super) fn unique_solution(board: &Board, bounds: &Bounds) -> Result<(Board, 
     }
 }
 
-/// The logical solve of `board`, stopped by the bounds.
-pub(super) fn explained(board: &Board, bounds: &Bounds) -> Result<Explanation, Interrupted> {
+/// The logical solve of `board`, `cap` steps at the most, stopped by the bounds.
+pub(super) fn explained(
+    board: &Board,
+    bounds: &Bounds,
+    cap: u64,
+) -> Result<Explanation, Interrupted> {
     let mut why = None;
+    let mut asked = 0u64;
     let explanation = logic::explain_while(board, || {
         why = bounds.interrupted();
-        why.is_none()
+        asked += 1;
+        why.is_none() && asked <= cap
     });
-    match why {
-        Some(why) => Err(why),
-        None => Ok(explanation),
-    }
+    why.map_or(Ok(explanation), Err)
 }
 
 impl SudokuSolver {
@@ -52,7 +55,7 @@ impl SudokuSolver {
         let response = self
             .compute(deadline, move |bounds| {
                 let (_, search) = unique_solution(&board, bounds)?;
-                let rating = explained(&board, bounds)?.rating();
+                let rating = explained(&board, bounds, u64::MAX)?.rating();
                 Ok(convert::rate_response(&rating, &search))
             })
             .await?;
