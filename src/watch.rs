@@ -30,6 +30,8 @@ pub type WatchError = Box<dyn std::error::Error + Send + Sync>;
 
 /// The board as the steps have built it, and counters.
 struct Shown {
+    /// The puzzle as the server's `started` gave it.
+    puzzle: String,
     replay: Replay,
     reasons: [i32; 81],
     placements: u64,
@@ -37,6 +39,8 @@ struct Shown {
     guesses: u64,
     depth: u32,
     max_depth: u32,
+    /// The seq of the last step shown.
+    seq: u64,
 }
 
 impl Shown {
@@ -45,6 +49,7 @@ impl Shown {
         let board = crate::board::Board::parse(puzzle)
             .map_err(|error| format!("the server started on a bad puzzle: {error}"))?;
         Ok(Shown {
+            puzzle: puzzle.to_owned(),
             replay: Replay::new(&board),
             reasons: [0; 81],
             placements: 0,
@@ -52,12 +57,20 @@ impl Shown {
             guesses: 0,
             depth: 0,
             max_depth: 0,
+            seq: 0,
         })
     }
 
     /// Follows one step; a step that is no step of a search, or does not fit the
     /// board, is an error naming it.
     fn apply(&mut self, step: &pb::Step) -> Result<(), WatchError> {
+        if step.seq != self.seq + 1 {
+            return Err(format!(
+                "the server sent step {} after step {}: steps are missing or repeated",
+                step.seq, self.seq
+            )
+            .into());
+        }
         let event = crate::convert::step_from_pb(step)
             .map_err(|error| format!("the server sent a bad step: {error}"))?;
         self.replay
@@ -75,6 +88,7 @@ impl Shown {
             }
             Event::Backtrack(_) => self.backtracks += 1,
         }
+        self.seq = step.seq;
         Ok(())
     }
 
@@ -127,27 +141,148 @@ fn reason_style(reason: i32) -> (&'static str, &'static str) {
     }
 }
 
-/// Streams `request` and shows it on `out`; returns the `finished` message.
+/// How a cut stream is picked up again.
+#[derive(Debug, Clone, Copy)]
+pub struct Reconnect {
+    /// Tries in a row before giving up (0: never reconnect).
+    pub attempts: u32,
+    /// The wait before the first try; it doubles on each try, up to two seconds.
+    pub first_wait: Duration,
+}
+
+impl Default for Reconnect {
+    fn default() -> Self {
+        Reconnect {
+            attempts: 8,
+            first_wait: Duration::from_millis(100),
+        }
+    }
+}
+
+/// What is known of the stream across reconnections.
+struct Progress {
+    board: Option<Shown>,
+    /// The search the server runs and the build that runs it, from `started`.
+    algorithm: i32,
+    engine_version: String,
+    begun: Instant,
+    drawn: Instant,
+}
+
+impl Progress {
+    /// The seq of the last step shown (0 before any).
+    fn shown(&self) -> u64 {
+        self.board.as_ref().map_or(0, |board| board.seq)
+    }
+
+    /// The request that goes on from the last step shown: the first request
+    /// itself until the stream has started.
+    fn request(&self, first: &pb::SolveStepsRequest) -> pb::SolveStepsRequest {
+        let mut request = first.clone();
+        if let Some(board) = &self.board {
+            request.algorithm = self.algorithm;
+            request.resume_after_seq = board.seq;
+            request.resume_engine_version = self.engine_version.clone();
+        }
+        request
+    }
+
+    /// Takes in a `started`: the first makes the board, a resumed stream's must
+    /// name the same puzzle.
+    fn start(&mut self, started: pb::Started) -> Result<(), WatchError> {
+        match &self.board {
+            None => {
+                self.board = Some(Shown::new(&started.puzzle)?);
+                self.algorithm = started.algorithm;
+                self.engine_version = started.engine_version;
+            }
+            Some(board) if board.puzzle != started.puzzle => {
+                return Err("the resumed stream started on another puzzle".into());
+            }
+            Some(_) => {}
+        }
+        Ok(())
+    }
+}
+
+/// Streams `request` and shows it on `out`; returns the `finished` message. A
+/// stream cut (`UNAVAILABLE` from a server shutting down, a connection lost) is
+/// resumed after the last step shown, as `reconnect` allows, and the view goes on
+/// as if nothing happened; each reconnection is told on stderr.
 pub async fn watch(
     channel: Channel,
     request: pb::SolveStepsRequest,
     authorization: Option<MetadataValue<Ascii>>,
     view: View,
+    reconnect: Reconnect,
     out: &mut impl Write,
 ) -> Result<pb::Finished, WatchError> {
-    let mut board: Option<Shown> = None;
-    let mut stream = SudokuServiceClient::new(channel)
-        .solve_steps(authorized(request, authorization.as_ref()))
-        .await?
-        .into_inner();
+    let mut client = SudokuServiceClient::new(channel);
     let begun = Instant::now();
-    let mut drawn = begun - Duration::from_secs(1);
+    let mut progress = Progress {
+        board: None,
+        algorithm: request.algorithm,
+        engine_version: String::new(),
+        begun,
+        drawn: begun - Duration::from_secs(1),
+    };
+    let mut failures = 0;
+    let finished = loop {
+        let shown = progress.shown();
+        let attempt = authorized(progress.request(&request), authorization.as_ref());
+        let error = match follow(&mut client, attempt, &mut progress, view, out).await {
+            Ok(finished) => break finished,
+            Err(error) => error,
+        };
+        let Some(status) = error.downcast_ref::<tonic::Status>().filter(|s| is_cut(s)) else {
+            return Err(error);
+        };
+        if progress.shown() > shown {
+            failures = 0;
+        }
+        if failures >= reconnect.attempts {
+            return Err(error);
+        }
+        let wait = reconnect.first_wait.saturating_mul(1 << failures.min(5));
+        failures += 1;
+        let after = progress.shown();
+        let (code, message) = (status.code(), status.message());
+        eprintln!("stream cut ({code:?}: {message}); resuming after step {after}");
+        tokio::time::sleep(wait.min(Duration::from_secs(2))).await;
+    };
+    let board = progress
+        .board
+        .ok_or("the stream ended without a started message")?;
+    if view == View::Terminal {
+        draw(out, &board, begun.elapsed())?;
+    }
+    report(out, &board, &finished, view)?;
+    Ok(finished)
+}
+
+/// Whether a stream that ended with `status` can be resumed: the server said
+/// `UNAVAILABLE` (it is shutting down), or the connection broke under it (a status
+/// made on this side, with the transport's error as its source, such as a reset).
+fn is_cut(status: &tonic::Status) -> bool {
+    status.code() == tonic::Code::Unavailable || std::error::Error::source(status).is_some()
+}
+
+/// One stream, from the call to its end: the steps go onto the board.
+async fn follow(
+    client: &mut SudokuServiceClient<Channel>,
+    request: tonic::Request<pb::SolveStepsRequest>,
+    progress: &mut Progress,
+    view: View,
+    out: &mut impl Write,
+) -> Result<pb::Finished, WatchError> {
+    let mut stream = client.solve_steps(request).await?.into_inner();
     let mut finished = None;
     while let Some(message) = stream.message().await? {
         match message.event {
-            Some(Message::Started(started)) => board = Some(Shown::new(&started.puzzle)?),
+            Some(Message::Started(started)) => progress.start(started)?,
             Some(Message::Steps(batch)) => {
-                let board = board
+                let board = progress
+                    .board
                     .as_mut()
                     .ok_or("the server sent steps before it started")?;
                 for step in &batch.steps {
@@ -160,22 +295,16 @@ pub async fn watch(
                     // A paced stream's lines show as they come, also through a pipe.
                     out.flush()?;
                 }
-                if view == View::Terminal && drawn.elapsed() >= Duration::from_millis(33) {
-                    draw(out, board, begun.elapsed())?;
-                    drawn = Instant::now();
+                if view == View::Terminal && progress.drawn.elapsed() >= Duration::from_millis(33) {
+                    draw(out, board, progress.begun.elapsed())?;
+                    progress.drawn = Instant::now();
                 }
             }
             Some(Message::Finished(last)) => finished = Some(last),
             None => {}
         }
     }
-    let finished = finished.ok_or("the stream ended without a finished message")?;
-    let board = board.ok_or("the stream ended without a started message")?;
-    if view == View::Terminal {
-        draw(out, &board, begun.elapsed())?;
-    }
-    report(out, &board, &finished, view)?;
-    Ok(finished)
+    Ok(finished.ok_or("the stream ended without a finished message")?)
 }
 
 /// One step as a line: `seq kind rRcC digit reason depth=D`.

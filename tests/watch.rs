@@ -227,3 +227,117 @@ async fn watch_refuses_steps_that_are_no_steps_of_a_search() {
         assert!(!error.contains("panicked"), "{step:?}: {error}");
     }
 }
+
+/// Collects what the watch writes and tells how many lines it holds so far.
+struct Lines {
+    text: Vec<u8>,
+    count: tokio::sync::watch::Sender<usize>,
+}
+
+impl std::io::Write for Lines {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.text.extend_from_slice(bytes);
+        let lines = bytecount(&self.text);
+        self.count.send_replace(lines);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn bytecount(text: &[u8]) -> usize {
+    text.iter().filter(|&&byte| byte == b'\n').count()
+}
+
+/// The watch's lines but the statistics (their search time differs run to run).
+fn without_timing(text: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(text)
+        .lines()
+        .filter(|line| !line.starts_with("stats: "))
+        .map(str::to_owned)
+        .collect()
+}
+
+async fn watch_in_process(
+    address: std::net::SocketAddr,
+    request: pb::SolveStepsRequest,
+    count: tokio::sync::watch::Sender<usize>,
+) -> (Result<pb::Finished, String>, Vec<u8>) {
+    let channel = tonic::transport::Channel::from_shared(format!("http://{address}"))
+        .unwrap()
+        .connect_lazy();
+    let mut out = Lines {
+        text: Vec::new(),
+        count,
+    };
+    let reconnect = sudokud::watch::Reconnect {
+        attempts: 20,
+        first_wait: std::time::Duration::from_millis(10),
+    };
+    let view = sudokud::watch::View::Lines;
+    let finished = sudokud::watch::watch(channel, request, None, view, reconnect, &mut out).await;
+    (finished.map_err(|error| error.to_string()), out.text)
+}
+
+/// A paced stream whose server shuts down mid-search (its stream ends
+/// `UNAVAILABLE`) and comes back at the same address: the watch resumes after the
+/// last step it showed, and prints exactly what an uninterrupted watch prints.
+#[tokio::test]
+async fn watch_resumes_a_stream_cut_by_a_restart_where_it_was() {
+    let limits = sudokud::service::Limits {
+        shutdown_grace: std::time::Duration::ZERO,
+        ..Default::default()
+    };
+    let mut first = common::server::start_with(limits.clone()).await;
+    let address = first.address;
+    let request = pb::SolveStepsRequest {
+        puzzle: common::puzzles("euler96_50.txt")[1].clone(),
+        algorithm: pb::Algorithm::Backtracking.into(),
+        ..Default::default()
+    };
+    let (count, _) = tokio::sync::watch::channel(0);
+    let (whole, whole_text) = watch_in_process(address, request.clone(), count).await;
+    whole.unwrap();
+    let whole_lines = without_timing(&whole_text);
+    assert!(whole_lines.len() > 200, "{}", whole_lines.len());
+
+    let paced = pb::SolveStepsRequest {
+        step_interval_ms: 2,
+        ..request
+    };
+    let (count, mut counted) = tokio::sync::watch::channel(0);
+    let watching = tokio::spawn(watch_in_process(address, paced, count));
+    let shown = std::time::Duration::from_secs(30);
+    tokio::time::timeout(shown, counted.wait_for(|&lines| lines >= 20))
+        .await
+        .unwrap()
+        .unwrap();
+    first.shutdown.take().unwrap().send(()).unwrap();
+    first.task.await.unwrap().unwrap();
+
+    let listener = tokio::net::TcpListener::bind(address).await.unwrap();
+    let second = common::server::start_on(listener, limits, Default::default());
+    let (finished, text) = tokio::time::timeout(shown, watching)
+        .await
+        .unwrap()
+        .unwrap();
+    finished.unwrap();
+    assert_eq!(without_timing(&text), whole_lines);
+    // The second server served the rest: the stream was resumed, not replayed
+    // whole by the first.
+    let metrics = second.metrics.render();
+    assert!(
+        metrics.contains(r#"sudokud_calls_total{method="SolveSteps",code="Ok"} 1"#),
+        "{metrics}"
+    );
+    assert!(
+        first
+            .metrics
+            .render()
+            .contains(r#"method="SolveSteps",code="Unavailable"} 1"#),
+        "{}",
+        first.metrics.render()
+    );
+}

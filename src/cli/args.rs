@@ -126,6 +126,10 @@ pub(super) struct WatchArgs {
     /// Stop after this many steps (0: the server's cap).
     #[arg(long, default_value_t = 0)]
     pub(super) max_steps: u64,
+    /// Tries in a row to resume a stream cut with UNAVAILABLE (a server shutting
+    /// down, a lost connection) after its last step shown (0: never).
+    #[arg(long, default_value_t = 8)]
+    pub(super) reconnects: u32,
     /// The puzzle (81 cells, `.` or `0` for empty), or `-` to read a line from stdin.
     pub(super) puzzle: String,
 }

@@ -36,12 +36,23 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
     runtime(Threads::One)?.block_on(async {
         let channel = target.connect(None).await?;
         let mut out = BufWriter::new(io::stdout().lock());
-        crate::watch::watch(channel, request, target.authorization()?, view, &mut out)
-            .await
-            .map_err(|error| match error.downcast::<tonic::Status>() {
-                Ok(status) => format!("{:?}: {}", status.code(), status.message()).into(),
-                Err(other) => other,
-            })
+        let reconnect = crate::watch::Reconnect {
+            attempts: args.reconnects,
+            ..Default::default()
+        };
+        crate::watch::watch(
+            channel,
+            request,
+            target.authorization()?,
+            view,
+            reconnect,
+            &mut out,
+        )
+        .await
+        .map_err(|error| match error.downcast::<tonic::Status>() {
+            Ok(status) => format!("{:?}: {}", status.code(), status.message()).into(),
+            Err(other) => other,
+        })
     })?;
     Ok(())
 }

@@ -32,6 +32,15 @@ pub async fn start_with_transport(
     transport: sudokud::server::Transport,
 ) -> TestServer {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    start_on(listener, limits, transport)
+}
+
+/// A server on a listener of the test's own (to serve again at an address).
+pub fn start_on(
+    listener: TcpListener,
+    limits: Limits,
+    transport: sudokud::server::Transport,
+) -> TestServer {
     let address = listener.local_addr().unwrap();
     let service = SudokuSolver::new(limits);
     let tracker = service.tracker();
