@@ -206,7 +206,8 @@ impl Progress {
 }
 
 /// Streams `request` and shows it on `out`; returns the `finished` message. A
-/// stream cut (`UNAVAILABLE` from a server shutting down, a connection lost) is
+/// stream cut (`UNAVAILABLE` from a server shutting down, a connection lost, see
+/// [`is_cut`]) is
 /// resumed after the last step shown, as `reconnect` allows, and the view goes on
 /// as if nothing happened; each reconnection is told on stderr.
 pub async fn watch(
@@ -260,11 +261,20 @@ pub async fn watch(
     Ok(finished)
 }
 
-/// Whether a stream that ended with `status` can be resumed: the server said
-/// `UNAVAILABLE` (it is shutting down), or the connection broke under it (a status
-/// made on this side, with the transport's error as its source, such as a reset).
+/// Whether a stream that ended with `status` was cut on its way, so that resuming
+/// it is worth a try: the server said `UNAVAILABLE` (it is shutting down); the
+/// connection broke (a status made on this side, with the transport's error as its
+/// source); or what a proxy makes of a stream cut under it: a reset as `INTERNAL`
+/// or `CANCELLED`, a stream ended without trailers as `UNKNOWN` (Debian 12's
+/// HAProxy 2.6.12 does that now and then under many streams; later releases fixed
+/// trailer handling in its HTTP/2 layer, e.g. haproxy issue #2388). Never the
+/// statuses that say what is wrong with the request.
 fn is_cut(status: &tonic::Status) -> bool {
-    status.code() == tonic::Code::Unavailable || std::error::Error::source(status).is_some()
+    use tonic::Code;
+    matches!(
+        status.code(),
+        Code::Unavailable | Code::Unknown | Code::Internal | Code::Cancelled
+    ) || std::error::Error::source(status).is_some()
 }
 
 /// One stream, from the call to its end: the steps go onto the board.

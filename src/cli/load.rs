@@ -89,6 +89,14 @@ fn print_calls(
         summary.percentile(99.0),
         summary.latencies.last().copied().unwrap_or(0)
     )?;
+    if !summary.failures.is_empty() {
+        let counts: Vec<String> = summary
+            .failures
+            .iter()
+            .map(|(code, count)| format!("{code} {count}"))
+            .collect();
+        writeln!(out, "failures by status: {}", counts.join(", "))?;
+    }
     print_first_error(&mut out, summary.first_error.as_ref())
 }
 

@@ -59,6 +59,8 @@ pub struct Summary {
     pub latencies: Vec<u64>,
     /// The first failure seen, to tell the user why calls fail.
     pub first_error: Option<tonic::Status>,
+    /// Failed calls by their status code's name (`Unavailable`, ...).
+    pub failures: std::collections::BTreeMap<String, u64>,
 }
 
 impl Summary {
@@ -92,6 +94,9 @@ pub async fn run(channel: Channel, plan: &Plan) -> Summary {
             summary.steps += part.steps;
             summary.latencies.extend(part.latencies);
             summary.first_error = summary.first_error.or(part.first_error);
+            for (code, count) in part.failures {
+                *summary.failures.entry(code).or_default() += count;
+            }
         }
     }
     summary.elapsed = started.elapsed();
@@ -145,6 +150,10 @@ async fn caller(channel: Channel, plan: &Plan, worker: usize, until: Instant) ->
             }
             Err(status) => {
                 part.errors += 1;
+                *part
+                    .failures
+                    .entry(format!("{:?}", status.code()))
+                    .or_default() += 1;
                 part.first_error.get_or_insert(status);
             }
         }
