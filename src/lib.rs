@@ -29,6 +29,7 @@
 //!   dashboard and the 404 for other HTTP requests, shutdown.
 //! - [`dashboard`]: the built-in dashboard's embedded files, served at `/`.
 //! - [`metrics`]: Prometheus metrics and their `/metrics` listener.
+//! - [`telemetry`]: the calls' spans exported over OTLP/gRPC (`--otlp-endpoint`).
 //! - [`client`]: how the command-line clients reach a server (address, TLS, token).
 //! - [`load`]: the load generator behind `sudokud load` (callers, or many paced
 //!   streams with probes).
@@ -58,6 +59,7 @@ pub mod metrics;
 pub mod server;
 pub mod service;
 pub mod solver;
+pub mod telemetry;
 pub mod watch;
 
 /// Protobuf messages and tonic stubs of `sudoku.v1`.

@@ -171,3 +171,49 @@ async fn at_info_level_only_calls_that_end_early_log_and_carry_their_fields() {
     }
     assert!(!line.contains("\"span\""), "no span at info level: {line}");
 }
+
+/// A call carrying a W3C `traceparent` or a B3 header logs the caller's trace id;
+/// a malformed header is ignored: the call is answered, its line has no trace id.
+#[tokio::test]
+async fn a_calls_trace_id_is_in_its_log_and_a_malformed_header_is_ignored() {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .json()
+        .with_env_filter("sudokud=debug")
+        .with_writer(move || writer.clone())
+        .finish();
+    // This test's runtime runs on this thread only, the server's tasks included.
+    let _default = tracing::subscriber::set_default(subscriber);
+    let server = common::server::start().await;
+    let mut client = server.client.clone();
+    let w3c = "4bf92f3577b34da6a3ce929d0e0e4736";
+    let b3 = "80f198ee56343ba864fe8b2a57d3eff7";
+    for (header, value) in [
+        ("traceparent", format!("00-{w3c}-00f067aa0ba902b7-01")),
+        ("b3", format!("{b3}-e457b5a2e4d86bd1-1")),
+        ("traceparent", "00-not-a-trace-01".to_owned()),
+    ] {
+        let mut request = tonic::Request::new(SolveRequest {
+            puzzle: common::puzzles("euler96_50.txt")[0].clone(),
+            ..Default::default()
+        });
+        request
+            .metadata_mut()
+            .insert(header, value.parse().unwrap());
+        client.solve(request).await.unwrap();
+    }
+    let events = call_events(&captured);
+    assert_eq!(events.len(), 3, "{events:#?}");
+    assert!(
+        events[0].contains(&format!("\"trace_id\":\"{w3c}\"")),
+        "{}",
+        events[0]
+    );
+    assert!(
+        events[1].contains(&format!("\"trace_id\":\"{b3}\"")),
+        "{}",
+        events[1]
+    );
+    assert!(!events[2].contains("trace_id"), "{}", events[2]);
+}

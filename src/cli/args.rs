@@ -360,6 +360,10 @@ pub(super) struct ServeArgs {
     /// Log format on stderr.
     #[arg(long, env = "SUDOKUD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub(super) log_format: LogFormat,
+    /// Export each call's span to the OpenTelemetry collector at this URL over
+    /// OTLP/gRPC (`http://host:4317`); off when absent.
+    #[arg(long, env = "SUDOKUD_OTLP_ENDPOINT")]
+    pub(super) otlp_endpoint: Option<String>,
 }
 
 /// How `serve` writes its logs.

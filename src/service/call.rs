@@ -9,20 +9,31 @@ use tonic::metadata::MetadataMap;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
+use opentelemetry::Context;
+use opentelemetry::trace::TraceContextExt;
+use tracing_opentelemetry::OpenTelemetrySpanExt;
+
 use super::Shutdown;
+use super::trace;
 use super::tracker::Tracker;
 use crate::board::{Board, PuzzleError};
 use crate::convert;
 use crate::solver::{self, Algorithm, Interrupted};
 
 /// The log of one call. With `sudokud` at debug level, a span (`call{method peer
-/// algorithm steps guesses code elapsed_us}`) filled in as the call goes on and
+/// trace_id algorithm steps guesses code elapsed_us}`) filled in as the call goes on and
 /// closed by one event: `call finished`, or `call ended early`. At the default info
 /// level there is no span, so a call that ends well costs no logging work; a call
 /// that ended with a server-side error (deadline, limits, shutdown) still gets its
 /// `call ended early` event, carrying the same fields itself.
 pub(super) struct CallLog {
     pub(super) span: tracing::Span,
+    /// The span `--otlp-endpoint` exports (target `sudokud::otel`): a child of
+    /// the caller's span when the call names one; disabled without the exporter.
+    export: tracing::Span,
+    /// The trace the call belongs to, as the caller named it (or as the exported
+    /// span began it).
+    trace_id: Option<String>,
     method: &'static str,
     peer: Option<std::net::SocketAddr>,
     algorithm: Option<&'static str>,
@@ -32,11 +43,41 @@ pub(super) struct CallLog {
 }
 
 impl CallLog {
-    pub(super) fn new(method: &'static str, peer: Option<std::net::SocketAddr>) -> Self {
+    pub(super) fn new(
+        method: &'static str,
+        peer: Option<std::net::SocketAddr>,
+        metadata: &MetadataMap,
+    ) -> Self {
+        let caller = trace::caller(metadata);
+        let export = tracing::info_span!(
+            target: "sudokud::otel",
+            "rpc",
+            otel.name = format!("{}/{method}", crate::server::SERVICE_NAME),
+            otel.kind = "server",
+            otel.status_code = tracing::field::Empty,
+            rpc.system = "grpc",
+            rpc.service = crate::server::SERVICE_NAME,
+            rpc.method = method,
+            rpc.grpc.status_code = tracing::field::Empty,
+            client.address = peer.map(|peer| tracing::field::display(peer.ip())),
+        );
+        let mut trace_id = caller.as_ref().map(|caller| trace::hex(caller.trace_id()));
+        if !export.is_disabled() {
+            if let Some(caller) = caller {
+                // Fails only for a span already started, which this one is not.
+                let _ = export.set_parent(Context::new().with_remote_span_context(caller));
+            }
+            let context = export.context();
+            let exported = context.span().span_context().clone();
+            if exported.is_valid() {
+                trace_id = Some(trace::hex(exported.trace_id()));
+            }
+        }
         let span = tracing::debug_span!(
             "call",
             method,
             peer = peer.map(tracing::field::display),
+            trace_id = trace_id.as_deref(),
             algorithm = tracing::field::Empty,
             code = tracing::field::Empty,
             steps = tracing::field::Empty,
@@ -45,6 +86,8 @@ impl CallLog {
         );
         CallLog {
             span,
+            export,
+            trace_id,
             method,
             peer,
             algorithm: None,
@@ -75,6 +118,21 @@ impl CallLog {
     /// Records how the call ended; `steps_sent` (streams) stands in for the step
     /// count when the search did not finish.
     pub(super) fn end(&self, code: Code, steps_sent: Option<u64>) {
+        if !self.export.is_disabled() {
+            self.export.record("rpc.grpc.status_code", code as i64);
+            // The server-side errors, as OpenTelemetry's RPC conventions count them.
+            if matches!(
+                code,
+                Code::Unknown
+                    | Code::DeadlineExceeded
+                    | Code::Unimplemented
+                    | Code::Internal
+                    | Code::Unavailable
+                    | Code::DataLoss
+            ) {
+                self.export.record("otel.status_code", "error");
+            }
+        }
         // The client's own doing (or no trouble at all): not worth an operator's
         // attention by default.
         let quiet = matches!(code, Code::Ok | Code::InvalidArgument | Code::Cancelled);
@@ -90,6 +148,7 @@ impl CallLog {
             tracing::info!(
                 method = self.method,
                 peer = self.peer.map(tracing::field::display),
+                trace_id = self.trace_id.as_deref(),
                 algorithm = self.algorithm,
                 code = ?code,
                 steps,

@@ -8,6 +8,8 @@
 //! - `call`: what every call shares: deadline, field checks, statuses, its log, and
 //!   the guard that closes it (`CallEnd`).
 //! - `slots`: the CPU cap (fair solve slots, the bounded line) and the compute pool.
+//! - `trace`: the caller's trace context (W3C `traceparent`, B3), for the call's
+//!   span and log.
 //! - `tracker`: counters of what runs ([`Tracker`]), behind the caps and metrics.
 //! - `shutdown`: the signal that ends every solve once the grace is over, and
 //!   the readiness lost when shutdown begins.
@@ -32,6 +34,7 @@ mod outlet;
 mod shutdown;
 mod slots;
 mod stream;
+mod trace;
 mod tracker;
 mod unary;
 
@@ -111,7 +114,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::SolveRequest>,
     ) -> Result<Response<pb::SolveResponse>, Status> {
-        let log = CallLog::new("Solve", request.remote_addr());
+        let log = CallLog::new("Solve", request.remote_addr(), request.metadata());
         let span = log.span.clone();
         // Dropped with this future: a client that leaves is counted as CANCELLED.
         let mut end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
@@ -129,7 +132,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::SolveStepsRequest>,
     ) -> Result<Response<Self::SolveStepsStream>, Status> {
-        let log = CallLog::new("SolveSteps", request.remote_addr());
+        let log = CallLog::new("SolveSteps", request.remote_addr(), request.metadata());
         let span = log.span.clone();
         // Until the stream's task takes it over, dropping means the client left.
         let end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
@@ -142,7 +145,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::ExplainRequest>,
     ) -> Result<Response<Self::ExplainStream>, Status> {
-        let log = CallLog::new("Explain", request.remote_addr());
+        let log = CallLog::new("Explain", request.remote_addr(), request.metadata());
         let span = log.span.clone();
         let end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
         self.open_explain(request, end).instrument(span).await
@@ -152,7 +155,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::HintRequest>,
     ) -> Result<Response<pb::HintResponse>, Status> {
-        let log = CallLog::new("Hint", request.remote_addr());
+        let log = CallLog::new("Hint", request.remote_addr(), request.metadata());
         let span = log.span.clone();
         let mut end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
         let result = self.hint_unary(request).instrument(span).await;
@@ -164,7 +167,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::RateRequest>,
     ) -> Result<Response<pb::RateResponse>, Status> {
-        let log = CallLog::new("Rate", request.remote_addr());
+        let log = CallLog::new("Rate", request.remote_addr(), request.metadata());
         let span = log.span.clone();
         let mut end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
         let result = self.rate_unary(request).instrument(span).await;
@@ -176,7 +179,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::GenerateRequest>,
     ) -> Result<Response<pb::GenerateResponse>, Status> {
-        let log = CallLog::new("Generate", request.remote_addr());
+        let log = CallLog::new("Generate", request.remote_addr(), request.metadata());
         let span = log.span.clone();
         let mut end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
         let result = self.generate_unary(request).instrument(span).await;
@@ -190,7 +193,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         &self,
         request: Request<pb::GenerateManyRequest>,
     ) -> Result<Response<Self::GenerateManyStream>, Status> {
-        let log = CallLog::new("GenerateMany", request.remote_addr());
+        let log = CallLog::new("GenerateMany", request.remote_addr(), request.metadata());
         let span = log.span.clone();
         let end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
         self.open_generate_many(request, end).instrument(span).await
