@@ -152,7 +152,11 @@ class Panel {
     this.message.classList.toggle("error", isError);
   }
 
-  /** Streams a solve and animates it; resolves when the stream ends. */
+  /**
+   * Streams a solve and animates it; resolves when the stream ends. A stream cut
+   * on its way (the server restarting, the connection lost) is resumed after the
+   * last step shown, so the animation goes on where it was.
+   */
   async run(puzzle: string, algorithm: Algorithm, intervalMs: number, maxSteps: bigint): Promise<void> {
     this.abort?.abort();
     const abort = new AbortController();
@@ -160,26 +164,27 @@ class Panel {
     this.running = true;
     this.failure = null;
     this.root.dataset.state = "running";
+    this.root.dataset.resumes = "0";
     this.setStatus("solving…", false);
     this.scheduleFrame();
+    const request = { puzzle, algorithm, stepIntervalMs: intervalMs, maxSteps, maxBatch: 0 };
+    const followed = { seq: 0n, engineVersion: "", algorithm };
+    let tries = 0;
     try {
-      const stream = client.solveSteps(
-        { puzzle, algorithm, stepIntervalMs: intervalMs, maxSteps, maxBatch: 0 },
-        { signal: abort.signal },
-      );
-      let slice = performance.now();
-      for await (const response of stream) {
-        // Buffered messages resolve as microtasks, which would starve rendering
-        // and input: give the event loop a turn every few milliseconds.
-        if (performance.now() - slice > SLICE_MS) {
-          await yieldToBrowser();
-          slice = performance.now();
-        }
-        const event = response.event;
-        if (event.case === "steps") {
-          for (const step of event.value.steps) this.apply(step);
-        } else if (event.case === "finished") {
-          this.finish(event.value);
+      for (;;) {
+        const shown = followed.seq;
+        try {
+          await this.follow(request, followed, abort.signal);
+          break;
+        } catch (error) {
+          const failure = ConnectError.from(error);
+          if (followed.seq > shown) tries = 0;
+          if (abort.signal.aborted || !isCut(failure) || tries >= RECONNECTS) throw failure;
+          tries++;
+          this.root.dataset.resumes = String(Number(this.root.dataset.resumes) + 1);
+          this.setStatus(`reconnecting (${describe(failure)})…`, false);
+          await pause(Math.min(100 * 2 ** (tries - 1), 2000), abort.signal);
+          this.setStatus("solving…", false);
         }
       }
     } catch (error) {
@@ -197,6 +202,43 @@ class Panel {
       this.running = false;
       this.ended = performance.now();
       this.draw();
+    }
+  }
+
+  /** One stream, resumed after `followed.seq` once a stream has started. */
+  private async follow(
+    request: { puzzle: string; algorithm: Algorithm; stepIntervalMs: number; maxSteps: bigint; maxBatch: number },
+    followed: { seq: bigint; engineVersion: string; algorithm: Algorithm },
+    signal: AbortSignal,
+  ): Promise<void> {
+    if (signal.aborted) throw new ConnectError("stopped", Code.Canceled);
+    const resume = followed.engineVersion
+      ? { algorithm: followed.algorithm, resumeAfterSeq: followed.seq, resumeEngineVersion: followed.engineVersion }
+      : {};
+    const stream = client.solveSteps({ ...request, ...resume }, { signal });
+    let slice = performance.now();
+    for await (const response of stream) {
+      // Buffered messages resolve as microtasks, which would starve rendering
+      // and input: give the event loop a turn every few milliseconds.
+      if (performance.now() - slice > SLICE_MS) {
+        await yieldToBrowser();
+        slice = performance.now();
+      }
+      const event = response.event;
+      if (event.case === "started" && !followed.engineVersion) {
+        followed.engineVersion = event.value.engineVersion;
+        followed.algorithm = event.value.algorithm;
+      } else if (event.case === "steps") {
+        for (const step of event.value.steps) {
+          if (step.seq !== followed.seq + 1n) {
+            throw new ConnectError(`step ${step.seq} came after step ${followed.seq}`, Code.DataLoss);
+          }
+          this.apply(step);
+          followed.seq = step.seq;
+        }
+      } else if (event.case === "finished") {
+        this.finish(event.value);
+      }
     }
   }
 
@@ -322,6 +364,30 @@ function yieldToBrowser(): Promise<void> {
     waiting.push(resolve);
     turns.port2.postMessage(null);
   });
+}
+
+/** Tries in a row to resume a cut stream before the panel shows the error. */
+const RECONNECTS = 8;
+
+/**
+ * Whether a stream that failed so was cut on its way and is worth resuming: the
+ * server shutting down (`UNAVAILABLE`), a lost connection or a proxy's reset
+ * (`UNKNOWN`, `INTERNAL`, `CANCELED` not asked for). Never a request's own error.
+ */
+function isCut(error: ConnectError): boolean {
+  return [Code.Unavailable, Code.Unknown, Code.Internal, Code.Canceled].includes(error.code);
+}
+
+/** Waits `ms`, or less when `signal` aborts (then throws `CANCELED`). */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  await new Promise<void>((done) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      done();
+    }, { once: true });
+  });
+  if (signal.aborted) throw new ConnectError("stopped", Code.Canceled);
 }
 
 /** A server error as a person should read it. */

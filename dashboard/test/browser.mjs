@@ -26,9 +26,12 @@ const screenshots = resolve(option("--screenshots", "../target/ci"));
 const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 mkdirSync(screenshots, { recursive: true });
 
-/** Starts the server on port 0 and resolves with its address, from its log. */
-function startServer() {
-  const child = spawn(binary, ["--listen", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
+/** Starts the server (on port 0 unless told) and resolves with its address, from its log. */
+function startServer(listen = "127.0.0.1:0", env = {}) {
+  const child = spawn(binary, ["--listen", listen], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ...env },
+  });
   return new Promise((done, fail) => {
     const lines = createInterface({ input: child.stderr });
     lines.on("line", (line) => {
@@ -230,4 +233,51 @@ test("explain mode walks through a logical solve, and Generate fills in a new pu
   assert.ok((await panel.locator(".marks .place, .marks .struck").count()) > 0, "the step is highlighted");
   await page.screenshot({ path: `${screenshots}/dashboard-explain.png`, fullPage: true });
   assert.deepEqual(pageErrors, []);
+});
+
+test("a stream cut by a server restart resumes where it was, without starting over", async () => {
+  // A server of its own, which stops its streams at once on SIGTERM.
+  const quick = { SUDOKUD_SHUTDOWN_GRACE: "0" };
+  let restarted = await startServer("127.0.0.1:0", quick);
+  const address = restarted.address;
+  try {
+    await page.goto(`http://${address}/`);
+    await page.selectOption("#sample", { label: "Project Euler 96 #1 (easy)" });
+    await page.selectOption("#algorithm", { label: "plain backtracking" });
+    await page.selectOption("#pace", "200");
+    await page.click("#start");
+    const panel = page.locator('[data-panel="a"]');
+    const placements = '[data-panel="a"] [data-field="placements"]';
+    await page.waitForFunction(
+      (selector) => Number(document.querySelector(selector)?.textContent) > 20,
+      placements,
+      { timeout: 60_000 },
+    );
+    const exited = new Promise((done) => restarted.child.once("exit", done));
+    restarted.child.kill("SIGTERM");
+    await exited;
+    const before = Number(await page.locator(placements).textContent());
+    restarted = await startServer(address, quick);
+    await page.waitForFunction(
+      () => ["solved", "error"].includes(document.querySelector('[data-panel="a"]')?.dataset.state),
+      null,
+      { timeout: 60_000 },
+    );
+    assert.equal(await panel.getAttribute("data-state"), "solved", await panel.locator(".status").textContent());
+    // The replay check in the page passed (no "differ" error), the stream was
+    // resumed rather than started over, and the page's counters are the server's.
+    assert.equal(await panel.locator(".status").textContent(), "solved");
+    assert.ok(Number(await panel.getAttribute("data-resumes")) >= 1);
+    const server = panel.locator('[data-field="server"]');
+    assert.equal(await panel.locator('[data-field="placements"]').textContent(), await server.getAttribute("data-placements"));
+    assert.equal(await panel.locator('[data-field="backtracks"]').textContent(), await server.getAttribute("data-backtracks"));
+    assert.ok(before > 20 && before < Number(await server.getAttribute("data-placements")));
+    const grid = await panel.locator(".cell").allTextContents();
+    const puzzle = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+      .replace(/0/g, ".");
+    assert.ok(isSolution(puzzle, grid.join("")), grid.join(""));
+    assert.deepEqual(pageErrors, []);
+  } finally {
+    restarted.child.kill("SIGTERM");
+  }
 });
