@@ -1,7 +1,8 @@
 //! `/readyz` and `/livez`: on the gRPC port over HTTP/1.1, HTTP/1.0 without a
 //! Host header and h2c, outside auth, and on the metrics port; readiness lost the
 //! moment shutdown begins while new calls are still served through the drain
-//! delay, and the server stopping once the delay is over.
+//! delay, and the server stopping once the delay is over; with no delay, GOAWAY at
+//! once: the connection takes no new stream while the one in flight completes.
 
 mod common;
 
@@ -180,4 +181,132 @@ async fn the_server_stops_once_the_drain_delay_is_over() {
         .unwrap()
         .unwrap();
     assert!(!server.readiness.is_ready());
+}
+
+/// One gRPC message in its length-prefixed frame.
+fn grpc_frame(message: &impl prost::Message) -> bytes::Bytes {
+    let body = message.encode_to_vec();
+    let mut frame = vec![0u8];
+    frame.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    frame.extend_from_slice(&body);
+    frame.into()
+}
+
+/// Opens a gRPC call on a raw HTTP/2 connection: `Err` when the connection
+/// takes no new stream (it got GOAWAY) or the server refused this one.
+async fn open_call(
+    client: &h2::client::SendRequest<bytes::Bytes>,
+    method: &str,
+    message: &impl prost::Message,
+) -> Result<h2::RecvStream, h2::Error> {
+    let mut client = client.clone().ready().await?;
+    let request = http::Request::post(format!("http://sudokud/sudoku.v1.SudokuService/{method}"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .unwrap();
+    let (response, mut body) = client.send_request(request, false)?;
+    body.send_data(grpc_frame(message), true)?;
+    let response = response.await?;
+    assert_eq!(response.status(), 200);
+    Ok(response.into_body())
+}
+
+/// Reads a call's body to its end: its messages' bytes and its `grpc-status`.
+async fn read_call(mut body: h2::RecvStream) -> (Vec<u8>, Option<String>) {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = body.data().await {
+        let chunk = chunk.unwrap();
+        let _ = body.flow_control().release_capacity(chunk.len());
+        bytes.extend_from_slice(&chunk);
+    }
+    let trailers = body.trailers().await.unwrap().unwrap_or_default();
+    let status = trailers
+        .get("grpc-status")
+        .map(|value| value.to_str().unwrap().to_owned());
+    (bytes, status)
+}
+
+/// The messages of a gRPC body.
+fn messages<M: prost::Message + Default>(mut bytes: &[u8]) -> Vec<M> {
+    let mut out = Vec::new();
+    while bytes.len() >= 5 {
+        let length = u32::from_be_bytes(bytes[1..5].try_into().unwrap()) as usize;
+        out.push(M::decode(&bytes[5..5 + length]).unwrap());
+        bytes = &bytes[5 + length..];
+    }
+    assert!(bytes.is_empty(), "a partial message at the end");
+    out
+}
+
+/// With no drain delay, shutdown sends GOAWAY at once: the connection takes no new
+/// stream, and the stream in flight on it still runs to its end, status OK.
+#[tokio::test]
+async fn with_no_drain_delay_goaway_refuses_new_streams_and_the_call_in_flight_completes() {
+    let mut server = common::server::start().await;
+    let tcp = tokio::net::TcpStream::connect(server.address)
+        .await
+        .unwrap();
+    let (client, connection) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    let paced = pb::SolveStepsRequest {
+        puzzle: common::puzzles("euler96_50.txt")[1].clone(),
+        algorithm: pb::Algorithm::Backtracking.into(),
+        step_interval_ms: 2,
+        max_batch: 1,
+        ..Default::default()
+    };
+    let mut in_flight = open_call(&client, "SolveSteps", &paced).await.unwrap();
+    // The stream has begun: its first message arrived.
+    let first = in_flight.data().await.unwrap().unwrap();
+    let _ = in_flight.flow_control().release_capacity(first.len());
+    server.shutdown.take().unwrap().send(()).unwrap();
+
+    let solve = pb::SolveRequest {
+        puzzle: common::puzzles("euler96_50.txt")[0].clone(),
+        ..Default::default()
+    };
+    // Calls opened before the GOAWAY arrives are answered; once it has, the
+    // connection opens none. Each try is a whole round trip: no timing involved.
+    let mut refused = None;
+    for _ in 0..10_000 {
+        match open_call(&client, "Solve", &solve).await {
+            Ok(body) => assert_eq!(read_call(body).await.1.as_deref(), Some("0")),
+            Err(error) => {
+                refused = Some(error);
+                break;
+            }
+        }
+    }
+    let refused = refused.expect("the connection still took new streams");
+    assert!(
+        refused.is_go_away() || refused.reason() == Some(h2::Reason::REFUSED_STREAM),
+        "{refused:?}"
+    );
+
+    let (rest, status) = read_call(in_flight).await;
+    assert_eq!(status.as_deref(), Some("0"));
+    let mut bytes = first.to_vec();
+    bytes.extend_from_slice(&rest);
+    let messages: Vec<pb::SolveStepsResponse> = messages(&bytes);
+    let steps: usize = messages
+        .iter()
+        .map(|message| match &message.event {
+            Some(pb::solve_steps_response::Event::Steps(batch)) => batch.steps.len(),
+            _ => 0,
+        })
+        .sum();
+    let Some(pb::solve_steps_response::Event::Finished(finished)) = &messages.last().unwrap().event
+    else {
+        panic!("the stream did not end with finished");
+    };
+    let stats = finished.stats.unwrap();
+    assert_eq!(steps as u64, stats.placements + stats.backtracks);
+    tokio::time::timeout(Duration::from_secs(30), server.task)
+        .await
+        .expect("the server did not stop once its last stream ended")
+        .unwrap()
+        .unwrap();
 }

@@ -35,9 +35,18 @@ fn without_time(mut finished: pb::Finished) -> pb::Finished {
 }
 
 fn request(puzzle: &str, after: u64, version: &str) -> pb::SolveStepsRequest {
+    with_algorithm(puzzle, Algorithm::Backtracking, after, version)
+}
+
+fn with_algorithm(
+    puzzle: &str,
+    algorithm: Algorithm,
+    after: u64,
+    version: &str,
+) -> pb::SolveStepsRequest {
     pb::SolveStepsRequest {
         puzzle: puzzle.to_owned(),
-        algorithm: Algorithm::Backtracking.into(),
+        algorithm: algorithm.into(),
         max_batch: 7,
         resume_after_seq: after,
         resume_engine_version: version.to_owned(),
@@ -49,24 +58,39 @@ fn request(puzzle: &str, after: u64, version: &str) -> pb::SolveStepsRequest {
 async fn a_resumed_stream_sends_exactly_the_steps_after_the_seq() {
     let mut server = start().await;
     let puzzle = puzzles("euler96_50.txt")[1].clone();
-    let (started, whole, finished) = read(&mut server.client, request(&puzzle, 0, ""))
+    for algorithm in [
+        Algorithm::Backtracking,
+        Algorithm::Singles,
+        Algorithm::Propagation,
+        Algorithm::Bitboard,
+    ] {
+        let first = with_algorithm(&puzzle, algorithm, 0, "");
+        let (started, whole, finished) = read(&mut server.client, first).await.unwrap();
+        assert!(!started.engine_version.is_empty());
+        assert!(whole.len() > 20, "{algorithm:?}: {} steps", whole.len());
+        let last = whole.len() as u64;
+        assert_eq!(whole.last().unwrap().seq, last);
+        for after in [1, last / 3, last / 2, last - 1, last] {
+            let resumed = with_algorithm(&puzzle, algorithm, after, &started.engine_version);
+            let (again, steps, end) = read(&mut server.client, resumed).await.unwrap();
+            assert_eq!(again.engine_version, started.engine_version);
+            assert_eq!(again.algorithm, started.algorithm);
+            assert_eq!(
+                steps,
+                whole[after as usize..].to_vec(),
+                "{algorithm:?} after {after}"
+            );
+            assert_eq!(
+                without_time(end),
+                without_time(finished.clone()),
+                "{algorithm:?} after {after}"
+            );
+        }
+    }
+    let (started, whole, _) = read(&mut server.client, request(&puzzle, 0, ""))
         .await
         .unwrap();
-    assert!(!started.engine_version.is_empty());
-    assert!(whole.len() > 20, "{} steps", whole.len());
     let last = whole.len() as u64;
-    assert_eq!(whole.last().unwrap().seq, last);
-    for after in [1, last / 2, last - 1, last] {
-        let resumed = request(&puzzle, after, &started.engine_version);
-        let (again, steps, end) = read(&mut server.client, resumed).await.unwrap();
-        assert_eq!(again.engine_version, started.engine_version);
-        assert_eq!(steps, whole[after as usize..].to_vec(), "after {after}");
-        assert_eq!(
-            without_time(end),
-            without_time(finished.clone()),
-            "after {after}"
-        );
-    }
     let past = read(
         &mut server.client,
         request(&puzzle, last + 1, &started.engine_version),
