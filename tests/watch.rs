@@ -175,6 +175,15 @@ impl pb::sudoku_service_server::SudokuService for OneStepServer {
         Err(tonic::Status::unimplemented("not here"))
     }
 
+    type SolveBatchStream = tokio_stream::Empty<Result<pb::SolveBatchResponse, tonic::Status>>;
+
+    async fn solve_batch(
+        &self,
+        _: tonic::Request<tonic::Streaming<pb::SolveBatchRequest>>,
+    ) -> Result<tonic::Response<Self::SolveBatchStream>, tonic::Status> {
+        Err(tonic::Status::unimplemented("not here"))
+    }
+
     type GenerateManyStream = tokio_stream::Empty<Result<pb::GenerateManyResponse, tonic::Status>>;
 
     async fn generate_many(

@@ -23,7 +23,10 @@
 //! - `logic`: `Rate` and `Hint`, and the unique-solution check `Explain` shares.
 //! - `explain`: `Explain`, computed at once, streamed batched and paced by a task.
 //! - `generate`: `Generate` and `GenerateMany`.
+//! - `batch`: `SolveBatch`: a reader, one worker per slot, answers gathered into
+//!   messages, every queue between them bounded.
 
+mod batch;
 mod call;
 mod compute;
 mod explain;
@@ -185,6 +188,17 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         let result = self.generate_unary(request).instrument(span).await;
         end.set(result.as_ref().map_or_else(Status::code, |_| Code::Ok));
         result
+    }
+
+    type SolveBatchStream = batch::BatchStream;
+
+    async fn solve_batch(
+        &self,
+        request: Request<tonic::Streaming<pb::SolveBatchRequest>>,
+    ) -> Result<Response<Self::SolveBatchStream>, Status> {
+        let log = CallLog::new("SolveBatch", request.remote_addr(), request.metadata());
+        let end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
+        Ok(self.open_batch(request, end))
     }
 
     type GenerateManyStream = GenerateStream;

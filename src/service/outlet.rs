@@ -83,6 +83,11 @@ impl<M> Outlet<M> {
         }
     }
 
+    /// Completes when the client has gone (its response stream was dropped).
+    pub(super) async fn gone(&self) {
+        self.out.closed().await;
+    }
+
     /// How many more messages the client has room for now.
     pub(super) fn free(&self) -> usize {
         self.out.capacity()

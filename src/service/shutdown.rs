@@ -44,6 +44,8 @@ impl Shutdown {
 pub struct Readiness {
     /// Set when shutdown began.
     draining: Arc<AtomicBool>,
+    /// Wakes the calls that stop taking work when shutdown begins (a batch's reader).
+    signal: Arc<watch::Sender<bool>>,
 }
 
 impl Readiness {
@@ -55,5 +57,12 @@ impl Readiness {
     /// Reports not ready from now on.
     pub fn lose(&self) {
         self.draining.store(true, Ordering::Relaxed);
+        self.signal.send_replace(true);
+    }
+
+    /// Completes once readiness is lost.
+    pub(super) async fn lost(&self) {
+        let mut signal = self.signal.subscribe();
+        let _ = signal.wait_for(|&lost| lost).await;
     }
 }

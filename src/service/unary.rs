@@ -17,6 +17,7 @@ use super::call::{
 use super::compute::StopOnDrop;
 use super::slots::Slot;
 use super::tracker::LiveSolve;
+use crate::board::Board;
 use crate::convert;
 use crate::pb;
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Progress, Report, Search};
@@ -42,9 +43,28 @@ impl SudokuSolver {
         log.algorithm(algorithm);
         let max_steps = self.limits.steps_for(request.max_steps);
         let mode = Mode::counting(request.check_unique);
+        let (search, outcome) = self
+            .search_once(&board, algorithm, mode, (max_steps, deadline))
+            .await?;
+        if outcome.is_err() {
+            log.steps(search.steps());
+        }
+        self.unary_response(outcome, algorithm, mode, log)
+    }
+
+    /// One search to its end as `Solve` makes it (and each puzzle of a batch): in
+    /// line for a slot, a first slice on this thread, the rest on the compute
+    /// pool, within `max_steps` and the deadline.
+    pub(super) async fn search_once(
+        &self,
+        board: &Board,
+        algorithm: Algorithm,
+        mode: Mode,
+        (max_steps, deadline): (u64, Option<Instant>),
+    ) -> Result<(Search, Result<Report, Interrupted>), Status> {
         let slot = self.slots.admit(deadline).await?;
         let live = self.tracker.enter();
-        let mut search = Search::new(&board, algorithm, mode);
+        let mut search = Search::new(board, algorithm, mode);
         let inline = Control {
             max_steps,
             stop: None,
@@ -60,20 +80,16 @@ impl SudokuSolver {
                 search.run(&inline, &mut NoEvents)
             }))
         };
-        let (search, outcome) = match first.map_err(|_| solver_failed())? {
-            Progress::Done(outcome) => (search, outcome),
+        match first.map_err(|_| solver_failed())? {
+            Progress::Done(outcome) => Ok((search, outcome)),
             Progress::Paused => {
                 let job = LongSolve {
                     max_steps,
                     deadline,
                 };
-                self.continue_on_pool(search, (slot, live), job).await?
+                self.continue_on_pool(search, (slot, live), job).await
             }
-        };
-        if outcome.is_err() {
-            log.steps(search.steps());
         }
-        self.unary_response(outcome, algorithm, mode, log)
     }
 
     /// Goes on with a search that outgrew its first slice, on the compute pool, in

@@ -1,0 +1,321 @@
+//! `SolveBatch` through a real client on port 0: mixed puzzles answered by id
+//! with the answers (and errors) `Solve` gives, a deadline ending the whole batch,
+//! a cancel stopping its solving, and flow control: a client that stops reading
+//! answers stops the server from solving ahead.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use sudokud::pb::{self, Algorithm, BatchPuzzle, Outcome, SolveBatchRequest};
+use tokio_stream::StreamExt;
+use tonic::Code;
+
+/// How long any wait in these tests may take before the test gives up.
+const HANG_GUARD: Duration = Duration::from_secs(60);
+
+fn puzzle(id: &str, puzzle: &str) -> BatchPuzzle {
+    BatchPuzzle {
+        id: id.to_owned(),
+        puzzle: puzzle.to_owned(),
+        ..Default::default()
+    }
+}
+
+/// Sends `requests` and reads every answer to the end of the call.
+async fn run(
+    server: &common::server::TestServer,
+    requests: Vec<SolveBatchRequest>,
+) -> Result<Vec<pb::BatchAnswer>, tonic::Status> {
+    let mut client = server.client.clone();
+    let mut answers = client
+        .solve_batch(tokio_stream::iter(requests))
+        .await?
+        .into_inner();
+    let mut all = Vec::new();
+    while let Some(message) = answers.message().await? {
+        assert!(!message.answers.is_empty());
+        all.extend(message.answers);
+    }
+    Ok(all)
+}
+
+#[tokio::test]
+async fn mixed_puzzles_are_each_answered_by_id_as_solve_answers_them() {
+    let server = common::server::start().await;
+    let easy = common::puzzles("euler96_50.txt");
+    let hard = common::puzzles("norvig_top95.txt");
+    let solution = {
+        let mut client = server.client.clone();
+        let answer = client
+            .solve(pb::SolveRequest {
+                puzzle: easy[0].clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        answer.into_inner().solution
+    };
+    let two = common::two_solution_puzzles(&solution)[0].clone();
+    let unsolvable = common::unsolvable_puzzles()[0].clone();
+    let bad = [format!("{}x", &easy[1][..80]), "12".to_owned()];
+    let mut first = vec![
+        puzzle("ünïcode ✓ id", &easy[2]),
+        puzzle("", &hard[0]),
+        puzzle("bad-0", &bad[0]),
+        puzzle("unsolvable", &unsolvable),
+        BatchPuzzle {
+            check_unique: true,
+            ..puzzle("two", &two)
+        },
+        BatchPuzzle {
+            algorithm: 99,
+            ..puzzle("bad-algorithm", &easy[3])
+        },
+        BatchPuzzle {
+            algorithm: Algorithm::Backtracking.into(),
+            max_steps: 10,
+            ..puzzle("step-limit", &hard[1])
+        },
+    ];
+    for (index, text) in easy.iter().enumerate().skip(4).take(40) {
+        first.push(puzzle(&format!("easy-{index}"), text));
+    }
+    let second = vec![puzzle("bad-1", &bad[1]), puzzle("  spaced id  ", &easy[1])];
+    let sent: Vec<BatchPuzzle> = first.iter().chain(&second).cloned().collect();
+    let answers = run(
+        &server,
+        vec![
+            SolveBatchRequest { puzzles: first },
+            SolveBatchRequest::default(),
+            SolveBatchRequest { puzzles: second },
+        ],
+    )
+    .await
+    .unwrap();
+
+    let mut by_id: HashMap<String, pb::BatchAnswer> = HashMap::new();
+    for answer in answers {
+        assert!(
+            by_id.insert(answer.id.clone(), answer).is_none(),
+            "answered twice"
+        );
+    }
+    assert_eq!(by_id.len(), sent.len());
+    for asked in &sent {
+        let answer = &by_id[&asked.id];
+        // Each answer is what Solve gives for the same request, error text included.
+        let mut client = server.client.clone();
+        let solo = client
+            .solve(pb::SolveRequest {
+                puzzle: asked.puzzle.clone(),
+                algorithm: asked.algorithm,
+                check_unique: asked.check_unique,
+                max_steps: asked.max_steps,
+            })
+            .await;
+        match solo {
+            Ok(solo) => {
+                let solo = solo.into_inner();
+                assert_eq!(answer.code, 0, "{answer:?}");
+                assert!(answer.error.is_empty());
+                assert_eq!(answer.outcome, solo.outcome, "{}", asked.id);
+                assert_eq!(answer.solution, solo.solution, "{}", asked.id);
+                assert_eq!(answer.solution_count, solo.solution_count);
+                assert_eq!(answer.algorithm, solo.algorithm);
+                let (stats, solo_stats) = (answer.stats.unwrap(), solo.stats.unwrap());
+                assert_eq!(stats.placements, solo_stats.placements);
+                assert_eq!(stats.backtracks, solo_stats.backtracks);
+            }
+            Err(status) => {
+                assert_eq!(answer.code, status.code() as u32, "{}", asked.id);
+                assert_eq!(answer.error, status.message(), "{}", asked.id);
+                assert_eq!(answer.outcome, 0);
+                assert!(answer.solution.is_empty());
+            }
+        }
+    }
+    assert_eq!(by_id["bad-0"].code, Code::InvalidArgument as u32);
+    assert!(by_id["bad-0"].error.contains("81"), "{:?}", by_id["bad-0"]);
+    assert_eq!(by_id["bad-algorithm"].code, Code::InvalidArgument as u32);
+    assert_eq!(by_id["step-limit"].code, Code::ResourceExhausted as u32);
+    assert_eq!(by_id["unsolvable"].outcome, Outcome::Unsolvable as i32);
+    assert_eq!(by_id["two"].solution_count, 2);
+    assert!(common::is_solution(&hard[0], &by_id[""].solution));
+}
+
+/// Hard puzzles under plain backtracking, which take seconds each.
+fn slow_puzzles(count: usize) -> Vec<BatchPuzzle> {
+    let hard = common::puzzles("norvig_top95.txt");
+    (0..count)
+        .map(|index| BatchPuzzle {
+            algorithm: Algorithm::Backtracking.into(),
+            ..puzzle(&format!("slow-{index}"), &hard[index % hard.len()])
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_deadline_ends_the_whole_batch_with_deadline_exceeded() {
+    let server = common::server::start().await;
+    let mut client = server.client.clone();
+    // The client never says it is done: only the deadline can end the call.
+    let requests = tokio_stream::iter(vec![SolveBatchRequest {
+        puzzles: slow_puzzles(16),
+    }])
+    .chain(tokio_stream::pending());
+    let mut request = tonic::Request::new(requests);
+    request.set_timeout(Duration::from_millis(300));
+    let outcome = tokio::time::timeout(HANG_GUARD, async {
+        let mut answers = client.solve_batch(request).await?.into_inner();
+        while answers.message().await?.is_some() {}
+        Ok::<_, tonic::Status>(())
+    })
+    .await
+    .expect("the deadline did not end the batch");
+    let status = outcome.unwrap_err();
+    common::assert_deadline(&status);
+    // And the searches it started have stopped.
+    let mut live = server.tracker.subscribe();
+    tokio::time::timeout(HANG_GUARD, live.wait_for(|&live| live == 0))
+        .await
+        .expect("solves still running after the deadline")
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_cancelled_batch_stops_its_solving() {
+    let server = common::server::start().await;
+    let mut client = server.client.clone();
+    let (requests, outgoing) = tokio::sync::mpsc::channel(1);
+    requests
+        .send(SolveBatchRequest {
+            puzzles: slow_puzzles(64),
+        })
+        .await
+        .unwrap();
+    let outgoing = tokio_stream::wrappers::ReceiverStream::new(outgoing);
+    let answers = client.solve_batch(outgoing).await.unwrap().into_inner();
+    let mut live = server.tracker.subscribe();
+    tokio::time::timeout(HANG_GUARD, live.wait_for(|&live| live > 0))
+        .await
+        .expect("the batch never began solving")
+        .unwrap();
+    // Cancelling a bidirectional call: both halves dropped, so the client resets
+    // the stream (a tonic client resets it only once its requests end too).
+    drop(answers);
+    drop(requests);
+    tokio::time::timeout(HANG_GUARD, live.wait_for(|&live| live == 0))
+        .await
+        .expect("solves still running after the client left")
+        .unwrap();
+    let mut calls = server.metrics.render();
+    tokio::time::timeout(HANG_GUARD, async {
+        while !calls.contains(r#"sudokud_calls_total{method="SolveBatch""#) {
+            tokio::task::yield_now().await;
+            calls = server.metrics.render();
+        }
+    })
+    .await
+    .expect("the call was never closed");
+    assert!(
+        calls.contains(r#"sudokud_calls_total{method="SolveBatch",code="Cancelled"} 1"#),
+        "{calls}"
+    );
+    let started = server.tracker.solves_started();
+    assert!(
+        started < 64,
+        "all {started} puzzles were solved: the cancel stopped nothing"
+    );
+}
+
+/// A client that sends 200,000 puzzles and reads no answer: the server stops
+/// solving once its bounded queues are full, and stops reading, so the client
+/// cannot even hand over all its requests.
+#[tokio::test]
+async fn a_client_that_stops_reading_stops_the_solving() {
+    let server = common::server::start().await;
+    let easy = common::puzzles("euler96_50.txt");
+    const MESSAGES: usize = 2_000;
+    const PER_MESSAGE: usize = 100;
+    let pulled = Arc::new(AtomicUsize::new(0));
+    let counted = pulled.clone();
+    let requests = tokio_stream::iter(0..MESSAGES).map(move |message| {
+        counted.fetch_add(1, Ordering::Relaxed);
+        SolveBatchRequest {
+            puzzles: (0..PER_MESSAGE)
+                .map(|index| puzzle(&format!("{message}-{index}"), &easy[index % easy.len()]))
+                .collect(),
+        }
+    });
+    let mut client = server.client.clone();
+    let _unread = client.solve_batch(requests).await.unwrap().into_inner();
+    // The batch's writer waits for room to send: the client reads nothing.
+    let mut waiting = server.tracker.subscribe_waiting();
+    tokio::time::timeout(HANG_GUARD, waiting.wait_for(|&waiting| waiting > 0))
+        .await
+        .expect("the server never waited on the client")
+        .unwrap();
+    let started = server.tracker.solves_started();
+    let total = MESSAGES * PER_MESSAGE;
+    assert!(started < (total / 4) as u64, "{started} of {total} solved");
+    assert!(
+        pulled.load(Ordering::Relaxed) < MESSAGES,
+        "the client sent every request message"
+    );
+}
+
+/// At shutdown the batch stops reading puzzles, answers the ones it read, and
+/// ends `UNAVAILABLE`, so the client knows to send the rest elsewhere.
+#[tokio::test]
+async fn at_shutdown_a_batch_answers_what_it_read_and_ends_unavailable() {
+    let mut server = common::server::start().await;
+    let easy = common::puzzles("euler96_50.txt");
+    let puzzles: Vec<BatchPuzzle> = (0..5_000)
+        .map(|index| puzzle(&format!("p{index}"), &easy[index % easy.len()]))
+        .collect();
+    // Request messages are held to --max-message-bytes (64 KiB by default).
+    let messages: Vec<SolveBatchRequest> = puzzles
+        .chunks(500)
+        .map(|chunk| SolveBatchRequest {
+            puzzles: chunk.to_vec(),
+        })
+        .collect();
+    let requests = tokio_stream::iter(messages).chain(tokio_stream::pending());
+    let mut client = server.client.clone();
+    let mut answers = client.solve_batch(requests).await.unwrap().into_inner();
+    let mut seen = std::collections::HashSet::new();
+    let first = answers.message().await.unwrap().unwrap();
+    server.shutdown.take().unwrap().send(()).unwrap();
+    let mut all = first.answers;
+    let status = tokio::time::timeout(HANG_GUARD, async {
+        loop {
+            match answers.message().await {
+                Ok(Some(message)) => all.extend(message.answers),
+                Ok(None) => panic!("the batch ended OK with puzzles not answered"),
+                Err(status) => return status,
+            }
+        }
+    })
+    .await
+    .expect("the batch did not end at shutdown");
+    assert_eq!(status.code(), Code::Unavailable, "{status:?}");
+    assert!(status.message().contains("another replica"), "{status:?}");
+    for answer in &all {
+        assert!(
+            seen.insert(answer.id.clone()),
+            "{} answered twice",
+            answer.id
+        );
+        assert_eq!(answer.code, 0, "{answer:?}");
+        let index: usize = answer.id[1..].parse().unwrap();
+        assert!(common::is_solution(
+            &easy[index % easy.len()],
+            &answer.solution
+        ));
+    }
+    assert!(!all.is_empty());
+}
