@@ -31,6 +31,8 @@
 //! - [`metrics`]: Prometheus metrics and their `/metrics` listener.
 //! - [`telemetry`]: the calls' spans exported over OTLP/gRPC (`--otlp-endpoint`).
 //! - [`client`]: how the command-line clients reach a server (address, TLS, token).
+//! - [`remote`]: puzzles solved on one or more servers over `SolveBatch`, behind
+//!   `sudokud solve --remote`.
 //! - [`load`]: the load generator behind `sudokud load` (callers, or many paced
 //!   streams with probes).
 //! - [`watch`]: the terminal view behind `sudokud watch`.
@@ -56,6 +58,7 @@ pub mod generate;
 pub mod load;
 pub mod logic;
 pub mod metrics;
+pub mod remote;
 pub mod server;
 pub mod service;
 pub mod solver;

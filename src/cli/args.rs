@@ -390,8 +390,27 @@ pub(super) struct SolveArgs {
     #[arg(long)]
     pub(super) max_steps: Option<u64>,
     /// Worker threads (default: every core). Output stays in input order.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "remote")]
     pub(super) threads: Option<usize>,
+    /// Solve on these servers instead (`host:port`, comma separated; a name that
+    /// resolves to several addresses uses each), over SolveBatch: the same output.
+    #[arg(long, value_delimiter = ',')]
+    pub(super) remote: Vec<String>,
+    /// CA certificate (PEM) to verify the servers with; turns TLS on.
+    #[arg(long, env = "SUDOKUD_TLS_CA", requires = "remote")]
+    pub(super) tls_ca: Option<PathBuf>,
+    /// The name the servers' certificates must carry (default: the host named).
+    #[arg(long, requires = "tls_ca")]
+    pub(super) tls_domain: Option<String>,
+    /// Client certificate (PEM) for servers that require mutual TLS.
+    #[arg(long, requires_all = ["tls_ca", "tls_key"])]
+    pub(super) tls_cert: Option<PathBuf>,
+    /// The client certificate's private key (PEM).
+    #[arg(long, requires = "tls_cert")]
+    pub(super) tls_key: Option<PathBuf>,
+    /// Bearer token for servers that require one.
+    #[arg(long, env = "SUDOKUD_AUTH_TOKEN", hide_env_values = true)]
+    pub(super) auth_token: Option<String>,
 }
 
 /// An algorithm on the command line: `default` or one of the engine's own names

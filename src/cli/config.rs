@@ -27,23 +27,36 @@ pub(super) fn read_text(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))
 }
 
+/// The client's TLS material from its flags: none without a CA.
+pub(super) fn client_tls(
+    ca: Option<&Path>,
+    domain: Option<&String>,
+    identity: Option<(&Path, &Path)>,
+) -> Result<Option<ClientTls>, String> {
+    let Some(ca) = ca else {
+        return Ok(None);
+    };
+    Ok(Some(ClientTls {
+        ca: read_file(ca)?,
+        domain: domain.cloned(),
+        identity: match identity {
+            Some((cert, key)) => Some((read_file(cert)?, read_file(key)?)),
+            None => None,
+        },
+    }))
+}
+
 impl ConnectArgs {
     /// The server to call, with the TLS material read and the token to send.
     pub(super) fn target(
         &self,
         bearer_token: Option<String>,
     ) -> Result<Target, Box<dyn std::error::Error + Send + Sync>> {
-        let tls = match &self.tls_ca {
-            None => None,
-            Some(ca) => Some(ClientTls {
-                ca: read_file(ca)?,
-                domain: self.tls_domain.clone(),
-                identity: match (&self.tls_cert, &self.tls_key) {
-                    (Some(cert), Some(key)) => Some((read_file(cert)?, read_file(key)?)),
-                    _ => None,
-                },
-            }),
-        };
+        let tls = client_tls(
+            self.tls_ca.as_deref(),
+            self.tls_domain.as_ref(),
+            self.tls_cert.as_deref().zip(self.tls_key.as_deref()),
+        )?;
         Ok(Target {
             address: self.addr.clone(),
             tls,

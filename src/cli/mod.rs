@@ -18,6 +18,7 @@ mod config;
 mod health;
 mod human;
 mod load;
+mod remote;
 mod serve;
 mod solve;
 mod watch;

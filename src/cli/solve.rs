@@ -11,6 +11,9 @@ use crate::board::{Board, cell_char, puzzle_lines};
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Search};
 
 pub(super) fn run(args: SolveArgs) -> CliResult {
+    if !args.remote.is_empty() {
+        return super::remote::run(args);
+    }
     let text = read_input(args.file.as_deref())?;
     let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
     let job = Job {
@@ -115,7 +118,7 @@ where
 }
 
 /// Redraws `done / total` on stderr until every puzzle is answered.
-fn draw_progress(done: &AtomicUsize, total: usize) {
+pub(super) fn draw_progress(done: &AtomicUsize, total: usize) {
     let started = std::time::Instant::now();
     loop {
         let finished = done.load(Ordering::Relaxed);

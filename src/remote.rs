@@ -1,0 +1,267 @@
+//! `sudokud solve --remote`: puzzles solved by one or more servers over
+//! `SolveBatch`, every answer back by its index. Each server's task keeps up to a
+//! window of puzzles in flight and takes more from the shared queue as its answers
+//! come, so a faster or idler server gets more; when a server fails, the puzzles
+//! it had not answered go back to the queue for the others, so every puzzle is
+//! answered once. A client only: knows nothing of the server's insides, nor of
+//! the output format.
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{mpsc, watch};
+use tokio_stream::wrappers::ReceiverStream;
+
+use crate::client::{Target, authorized};
+use crate::pb::sudoku_service_client::SudokuServiceClient;
+use crate::pb::{self, BatchAnswer, BatchPuzzle, SolveBatchRequest};
+
+/// Puzzles a server may hold unanswered: enough to keep its workers busy across a
+/// round trip, few enough that the work spreads by demand.
+const WINDOW: usize = 256;
+
+/// Puzzles in one request message (81-cell lines with short ids: about 6 KiB,
+/// well under the servers' default 64 KiB message limit).
+const PER_MESSAGE: usize = 64;
+
+/// What to ask of every puzzle.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// The algorithm (protobuf value).
+    pub algorithm: i32,
+    /// Count solutions up to two.
+    pub check_unique: bool,
+    /// The step cap (0: the server's).
+    pub max_steps: u64,
+}
+
+/// Why a run could not answer every puzzle.
+pub type RemoteError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The queue and the answers, shared by the servers' tasks.
+struct Shared {
+    state: Mutex<State>,
+    /// Bumped when puzzles go back to the queue and when the last is answered.
+    changed: watch::Sender<u64>,
+    /// Answers so far (for a progress display).
+    answered: Arc<AtomicUsize>,
+}
+
+struct State {
+    queue: VecDeque<usize>,
+    answers: Vec<Option<BatchAnswer>>,
+    left: usize,
+}
+
+impl Shared {
+    fn take(&self, most: usize) -> Vec<usize> {
+        let mut state = self
+            .state
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        let count = most.min(state.queue.len());
+        state.queue.drain(..count).collect()
+    }
+
+    fn left(&self) -> usize {
+        self.state.lock().map_or(0, |state| state.left)
+    }
+
+    /// Records an answer; false when the index is not one this run waits for.
+    fn answer(&self, index: usize, answer: BatchAnswer) -> bool {
+        let mut state = self
+            .state
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        match state.answers.get_mut(index) {
+            Some(slot @ None) => *slot = Some(answer),
+            _ => return false,
+        }
+        state.left -= 1;
+        let done = state.left == 0;
+        drop(state);
+        self.answered.fetch_add(1, Ordering::Relaxed);
+        if done {
+            self.changed.send_modify(|generation| *generation += 1);
+        }
+        true
+    }
+
+    /// Puts puzzles a server did not answer back at the front of the queue.
+    fn give_back(&self, indices: impl IntoIterator<Item = usize>) {
+        let mut state = self
+            .state
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        let mut back: Vec<usize> = indices
+            .into_iter()
+            .filter(|&index| state.answers[index].is_none())
+            .collect();
+        back.sort_unstable();
+        for index in back.into_iter().rev() {
+            state.queue.push_front(index);
+        }
+        drop(state);
+        self.changed.send_modify(|generation| *generation += 1);
+    }
+}
+
+/// A run's answers, and the servers that failed on the way (their puzzles went to
+/// the others).
+#[derive(Debug)]
+pub struct Answered {
+    /// One answer per puzzle, in input order.
+    pub answers: Vec<BatchAnswer>,
+    /// `address: why`, for each server that failed.
+    pub failures: Vec<String>,
+}
+
+/// Solves `puzzles` (81-cell lines) on `servers`; the answers in input order.
+/// `answered` counts them as they come.
+pub async fn solve(
+    servers: Vec<Target>,
+    puzzles: Arc<Vec<String>>,
+    settings: Settings,
+    answered: Arc<AtomicUsize>,
+) -> Result<Answered, RemoteError> {
+    let shared = Arc::new(Shared {
+        state: Mutex::new(State {
+            queue: (0..puzzles.len()).collect(),
+            answers: vec![None; puzzles.len()],
+            left: puzzles.len(),
+        }),
+        changed: watch::Sender::new(0),
+        answered,
+    });
+    let mut tasks = tokio::task::JoinSet::new();
+    for server in servers {
+        let (shared, puzzles, settings) = (shared.clone(), puzzles.clone(), settings.clone());
+        tasks.spawn(async move {
+            let name = server.address.clone();
+            serve(&server, &shared, &puzzles, &settings)
+                .await
+                .map_err(|error| format!("{name}: {error}"))
+        });
+    }
+    let mut failures = Vec::new();
+    while let Some(done) = tasks.join_next().await {
+        match done {
+            Ok(Ok(())) => {}
+            Ok(Err(failure)) => failures.push(failure),
+            Err(panic) => failures.push(panic.to_string()),
+        }
+    }
+    let mut state = shared
+        .state
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner());
+    if state.left > 0 {
+        return Err(format!(
+            "{} puzzles not answered: every server failed ({})",
+            state.left,
+            failures.join("; ")
+        )
+        .into());
+    }
+    let answers = std::mem::take(&mut state.answers)
+        .into_iter()
+        .flatten()
+        .collect();
+    Ok(Answered { answers, failures })
+}
+
+/// One server's share of the run: a `SolveBatch` call fed from the queue until
+/// every puzzle is answered. On failure its unanswered puzzles go back.
+async fn serve(
+    server: &Target,
+    shared: &Shared,
+    puzzles: &[String],
+    settings: &Settings,
+) -> Result<(), RemoteError> {
+    let mut mine: HashSet<usize> = HashSet::new();
+    let result = follow(server, shared, puzzles, settings, &mut mine).await;
+    if !mine.is_empty() {
+        shared.give_back(mine);
+    }
+    result
+}
+
+async fn follow(
+    server: &Target,
+    shared: &Shared,
+    puzzles: &[String],
+    settings: &Settings,
+    mine: &mut HashSet<usize>,
+) -> Result<(), RemoteError> {
+    let channel = server.connect(Some(Duration::from_secs(10))).await?;
+    let authorization = server.authorization()?;
+    let (requests, outgoing) = mpsc::channel::<SolveBatchRequest>(2);
+    let mut sender = Some(requests);
+    let mut client = SudokuServiceClient::new(channel);
+    let call = authorized(ReceiverStream::new(outgoing), authorization.as_ref());
+    let mut answers = client.solve_batch(call).await?.into_inner();
+    let mut changed = shared.changed.subscribe();
+    loop {
+        if let Some(requests) = &sender {
+            refill(requests, shared, puzzles, settings, mine);
+            if shared.left() == 0 {
+                // Everything is answered: closing the requests ends the call.
+                sender = None;
+            }
+        }
+        tokio::select! {
+            message = answers.message() => match message? {
+                Some(message) => take_answers(message, shared, mine),
+                None if mine.is_empty() => return Ok(()),
+                None => return Err("the server ended the call with puzzles unanswered".into()),
+            },
+            _ = changed.changed(), if mine.is_empty() && sender.is_some() => {}
+        }
+    }
+}
+
+/// Sends more puzzles while this server has room in its window.
+fn refill(
+    requests: &mpsc::Sender<SolveBatchRequest>,
+    shared: &Shared,
+    puzzles: &[String],
+    settings: &Settings,
+    mine: &mut HashSet<usize>,
+) {
+    while mine.len() < WINDOW {
+        let Ok(permit) = requests.try_reserve() else {
+            return;
+        };
+        let taken = shared.take(PER_MESSAGE.min(WINDOW - mine.len()));
+        if taken.is_empty() {
+            return;
+        }
+        let message = SolveBatchRequest {
+            puzzles: taken
+                .iter()
+                .map(|&index| BatchPuzzle {
+                    id: index.to_string(),
+                    puzzle: puzzles[index].clone(),
+                    algorithm: settings.algorithm,
+                    check_unique: settings.check_unique,
+                    max_steps: settings.max_steps,
+                })
+                .collect(),
+        };
+        mine.extend(taken);
+        permit.send(message);
+    }
+}
+
+fn take_answers(message: pb::SolveBatchResponse, shared: &Shared, mine: &mut HashSet<usize>) {
+    for answer in message.answers {
+        let Ok(index) = answer.id.parse::<usize>() else {
+            continue;
+        };
+        if mine.remove(&index) {
+            shared.answer(index, answer);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! `sudokud solve --remote`: the same output as local `solve`, line for line (error
+//! lines included), with one server, with several, and with one of them killed
+//! (SIGKILL) while the run is going.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Output, Stdio};
+
+fn sudokud() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sudokud"))
+}
+
+/// `sudokud solve` of `file` with `extra` flags.
+fn solve(file: &std::path::Path, extra: &[&str]) -> Output {
+    let output = sudokud()
+        .arg("solve")
+        .args(extra)
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    output
+}
+
+/// A puzzle file of some of a data set, with bad lines among them.
+fn input(name: &str, set: &str, take: usize) -> std::path::PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("sudokud-remote-{}-{name}.txt", std::process::id()));
+    let mut file = std::fs::File::create(&path).unwrap();
+    writeln!(file, "not a puzzle").unwrap();
+    for (index, puzzle) in common::puzzles(set).iter().take(take).enumerate() {
+        writeln!(file, "{puzzle}").unwrap();
+        if index == 7 {
+            writeln!(file, "{}", &puzzle[..40]).unwrap();
+            writeln!(file, "{}1", &puzzle[..80]).unwrap();
+        }
+    }
+    path
+}
+
+#[tokio::test]
+async fn remote_output_equals_local_output_with_one_server_and_with_three() {
+    let servers = [
+        common::server::start().await,
+        common::server::start().await,
+        common::server::start().await,
+    ];
+    let path = input("three", "magictour_top1465.txt", 600);
+    let file = path.clone();
+    let (local, one, three, counted, counted_remote) = tokio::task::spawn_blocking({
+        let addresses: Vec<String> = servers.iter().map(|s| s.address.to_string()).collect();
+        move || {
+            let all = addresses.join(",");
+            (
+                solve(&file, &[]).stdout,
+                solve(&file, &["--remote", &addresses[0]]).stdout,
+                solve(&file, &["--remote", &all]).stdout,
+                solve(&file, &["--count"]).stdout,
+                solve(&file, &["--count", "--remote", &all]).stdout,
+            )
+        }
+    })
+    .await
+    .unwrap();
+    let lines = String::from_utf8(local.clone()).unwrap();
+    assert_eq!(lines.lines().count(), 603);
+    assert!(
+        lines
+            .lines()
+            .filter(|line| line.starts_with("error: "))
+            .count()
+            >= 2
+    );
+    assert_eq!(one, local);
+    assert_eq!(three, local);
+    assert_eq!(counted_remote, counted);
+    // A server holds at most 256 puzzles unanswered: the others took part.
+    let working = servers
+        .iter()
+        .filter(|server| server.tracker.solves_started() > 0)
+        .count();
+    assert!(working >= 2, "{working} of 3 servers solved anything");
+    std::fs::remove_file(path).unwrap();
+}
+
+/// `sudokud serve` on a free port, with its metrics on another; the child and
+/// both addresses.
+fn spawn_server() -> (Child, String, String) {
+    let mut child = sudokud()
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--metrics-listen",
+            "127.0.0.1:0",
+        ])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let (mut grpc, mut metrics) = (None, None);
+    while grpc.is_none() || metrics.is_none() {
+        let line = lines.next().expect("the server exited").unwrap();
+        let address = line
+            .split("address=")
+            .nth(1)
+            .map(|rest| rest.split_whitespace().next().unwrap().to_owned());
+        if line.contains("metrics at") {
+            metrics = address;
+        } else if line.contains("serving gRPC") {
+            grpc = address;
+        }
+    }
+    std::thread::spawn(move || for _ in lines {});
+    (child, grpc.unwrap(), metrics.unwrap())
+}
+
+/// Puzzles the server at `metrics` has solved so far.
+fn solved(metrics: &str) -> u64 {
+    let mut stream = std::net::TcpStream::connect(metrics).unwrap();
+    write!(stream, "GET /metrics HTTP/1.0\r\n\r\n").unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    text.lines()
+        .filter(|line| line.starts_with("sudokud_solve_seconds_count"))
+        .filter_map(|line| line.split_whitespace().last()?.parse::<u64>().ok())
+        .sum()
+}
+
+#[test]
+fn a_server_killed_mid_run_loses_no_answer_and_repeats_none() {
+    let path = input("killed", "forum_hardest_1905_11plus.txt", 6_000);
+    let local = solve(&path, &[]).stdout;
+    let servers: Vec<(Child, String, String)> = (0..3).map(|_| spawn_server()).collect();
+    let all: Vec<&str> = servers.iter().map(|(_, grpc, _)| grpc.as_str()).collect();
+    let remote = sudokud()
+        .args(["solve", "--remote", &all.join(",")])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut servers = servers.into_iter();
+    let (mut victim, _, metrics) = servers.next().unwrap();
+    // Once the first server has answered some puzzles (each look is a real round
+    // trip; bounded), it is killed without warning.
+    let mut looks = 0;
+    while solved(&metrics) < 200 {
+        looks += 1;
+        assert!(looks < 1_000_000, "the first server never got to work");
+    }
+    victim.kill().unwrap();
+    victim.wait().unwrap();
+    let output = remote.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        output.stdout, local,
+        "the output differs from local solve's"
+    );
+    let warnings = String::from_utf8(output.stderr).unwrap();
+    assert!(warnings.contains("went to the other servers"), "{warnings}");
+    for (mut child, _, _) in servers {
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    std::fs::remove_file(path).unwrap();
+}
