@@ -20,11 +20,11 @@ use crate::pb::{self, BatchAnswer, BatchPuzzle, SolveBatchRequest};
 
 /// Puzzles a server may hold unanswered: enough to keep its workers busy across a
 /// round trip, few enough that the work spreads by demand.
-const WINDOW: usize = 256;
+const WINDOW: usize = 2048;
 
 /// Puzzles in one request message (81-cell lines with short ids: about 6 KiB,
 /// well under the servers' default 64 KiB message limit).
-const PER_MESSAGE: usize = 64;
+const PER_MESSAGE: usize = 256;
 
 /// What to ask of every puzzle.
 #[derive(Debug, Clone, Default)]
@@ -69,24 +69,26 @@ impl Shared {
         self.state.lock().map_or(0, |state| state.left)
     }
 
-    /// Records an answer; false when the index is not one this run waits for.
-    fn answer(&self, index: usize, answer: BatchAnswer) -> bool {
+    /// Records the answers of one message that this server was waiting for.
+    fn answer(&self, answers: Vec<(usize, BatchAnswer)>) {
         let mut state = self
             .state
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
-        match state.answers.get_mut(index) {
-            Some(slot @ None) => *slot = Some(answer),
-            _ => return false,
+        let mut taken = 0;
+        for (index, answer) in answers {
+            if let Some(slot @ None) = state.answers.get_mut(index) {
+                *slot = Some(answer);
+                taken += 1;
+            }
         }
-        state.left -= 1;
+        state.left -= taken;
         let done = state.left == 0;
         drop(state);
-        self.answered.fetch_add(1, Ordering::Relaxed);
+        self.answered.fetch_add(taken, Ordering::Relaxed);
         if done {
             self.changed.send_modify(|generation| *generation += 1);
         }
-        true
     }
 
     /// Puts puzzles a server did not answer back at the front of the queue.
@@ -256,12 +258,13 @@ fn refill(
 }
 
 fn take_answers(message: pb::SolveBatchResponse, shared: &Shared, mine: &mut HashSet<usize>) {
-    for answer in message.answers {
-        let Ok(index) = answer.id.parse::<usize>() else {
-            continue;
-        };
-        if mine.remove(&index) {
-            shared.answer(index, answer);
-        }
-    }
+    let answers = message
+        .answers
+        .into_iter()
+        .filter_map(|answer| {
+            let index = answer.id.parse::<usize>().ok()?;
+            mine.remove(&index).then_some((index, answer))
+        })
+        .collect();
+    shared.answer(answers);
 }

@@ -145,7 +145,8 @@ async fn reflection_lists_and_describes_the_service() {
             "Hint",
             "Rate",
             "Generate",
-            "GenerateMany"
+            "GenerateMany",
+            "SolveBatch"
         ]
     );
 }

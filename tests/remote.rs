@@ -46,7 +46,7 @@ async fn remote_output_equals_local_output_with_one_server_and_with_three() {
         common::server::start().await,
         common::server::start().await,
     ];
-    let path = input("three", "magictour_top1465.txt", 600);
+    let path = input("three", "17_clue.txt", 8_000);
     let file = path.clone();
     let (local, one, three, counted, counted_remote) = tokio::task::spawn_blocking({
         let addresses: Vec<String> = servers.iter().map(|s| s.address.to_string()).collect();
@@ -64,7 +64,7 @@ async fn remote_output_equals_local_output_with_one_server_and_with_three() {
     .await
     .unwrap();
     let lines = String::from_utf8(local.clone()).unwrap();
-    assert_eq!(lines.lines().count(), 603);
+    assert_eq!(lines.lines().count(), 8_003);
     assert!(
         lines
             .lines()
@@ -75,7 +75,7 @@ async fn remote_output_equals_local_output_with_one_server_and_with_three() {
     assert_eq!(one, local);
     assert_eq!(three, local);
     assert_eq!(counted_remote, counted);
-    // A server holds at most 256 puzzles unanswered: the others took part.
+    // A server holds at most 2,048 puzzles unanswered: the others took part.
     let working = servers
         .iter()
         .filter(|server| server.tracker.solves_started() > 0)

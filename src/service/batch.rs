@@ -1,8 +1,9 @@
 //! `SolveBatch`: many puzzles on one bidirectional call. A reader task takes the
-//! request messages' puzzles into a small bounded queue; one worker task per solve
-//! slot takes puzzles from it and solves each as `Solve` would (`search_once`:
-//! in line for a slot like every other call); the call's own task gathers the
-//! answers as they finish into response messages. Every queue is bounded, so a
+//! request messages' puzzles, in chunks of 64, into a small bounded queue; one
+//! worker task per solve slot takes a chunk at a time and solves each puzzle as
+//! `Solve` would (in line for a slot like every other call, a turn here, the rest
+//! on the compute pool); the call's own task gathers the answers as they finish
+//! into response messages. Every queue is bounded, so a
 //! client that stops reading answers fills them, the workers stop, the reader
 //! stops reading, and HTTP/2 flow control holds the client: the puzzles in flight
 //! are at most the queues' sizes. Knows nothing of the transport.
@@ -16,13 +17,18 @@ use tonic::{Code, Request, Response, Status, Streaming};
 use tracing::Instrument;
 
 use super::call::{
-    CallEnd, deadline_of, interrupted_status, parse_algorithm, parse_puzzle, unavailable,
+    CallEnd, deadline_of, interrupted_status, parse_algorithm, parse_puzzle, solver_failed,
+    unavailable,
 };
 use super::outlet::{Cut, Outlet};
+use super::slots::Slot;
+use super::tracker::LiveSolve;
+use super::unary::LongSolve;
 use super::{Readiness, SudokuSolver};
+use crate::board::Board;
 use crate::convert;
 use crate::pb;
-use crate::solver::{Interrupted, Mode};
+use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Progress, Report, Search};
 
 /// The response stream of a batch call.
 pub type BatchStream =
@@ -31,8 +37,15 @@ pub type BatchStream =
 /// The most answers in one response message.
 pub const MAX_ANSWERS: usize = 256;
 
+/// Puzzles a worker takes from the queue at a time.
+const CHUNK: usize = 64;
+
 /// Puzzles read but not yet taken by a worker, per worker.
-const QUEUED_PER_WORKER: usize = 4;
+const QUEUED_PER_WORKER: usize = 4 * CHUNK;
+
+/// How long a worker keeps its slot over several puzzles before it lets others
+/// that wait have it.
+const FAIR_TURN: std::time::Duration = std::time::Duration::from_micros(200);
 
 impl SudokuSolver {
     /// Starts the batch's tasks and returns its answer stream at once.
@@ -66,8 +79,8 @@ impl SudokuSolver {
         deadline: Option<Instant>,
     ) -> Code {
         let workers = self.limits.max_concurrent_solves.max(1);
-        let (jobs, queue) = mpsc::channel(workers * QUEUED_PER_WORKER);
-        let (answered, mut answers) = mpsc::channel(MAX_ANSWERS);
+        let (jobs, queue) = mpsc::channel(workers * QUEUED_PER_WORKER / CHUNK);
+        let (answered, mut answers) = mpsc::channel::<Vec<pb::BatchAnswer>>(workers * 2);
         // Dropped with this future, the tasks are aborted: a deadline, a client
         // gone or a panic stops every puzzle of the batch at once.
         let mut tasks = JoinSet::new();
@@ -87,11 +100,11 @@ impl SudokuSolver {
                 cut = outlet.interruption() => return self.cut_batch(outlet, cut).await,
                 () = outlet.gone() => return Code::Cancelled,
             };
-            let Some(first) = first else { break };
-            let mut batch = vec![first];
-            while batch.len() < MAX_ANSWERS {
+            let Some(mut batch) = first else { break };
+            // Chunks are at most CHUNK answers: a message stays within MAX_ANSWERS.
+            while batch.len() + CHUNK <= MAX_ANSWERS {
                 match answers.try_recv() {
-                    Ok(answer) => batch.push(answer),
+                    Ok(more) => batch.extend(more),
                     Err(_) => break,
                 }
             }
@@ -134,70 +147,179 @@ impl SudokuSolver {
         code
     }
 
-    /// One worker: takes puzzles from the queue until it is closed and empty.
+    /// One worker: takes puzzles from the queue a chunk at a time until it is
+    /// closed and empty, and hands each chunk's answers over together.
     async fn work(
         &self,
-        queue: &Mutex<mpsc::Receiver<pb::BatchPuzzle>>,
-        answered: &mpsc::Sender<pb::BatchAnswer>,
+        queue: &Mutex<mpsc::Receiver<Vec<pb::BatchPuzzle>>>,
+        answered: &mpsc::Sender<Vec<pb::BatchAnswer>>,
         deadline: Option<Instant>,
     ) {
+        let mut reused = None;
         loop {
             let next = queue.lock().await.recv().await;
-            let Some(puzzle) = next else { return };
-            let answer = self.answer(puzzle, deadline).await;
-            if answered.send(answer).await.is_err() {
+            let Some(chunk) = next else { return };
+            let answers = self.answer_chunk(chunk, deadline, &mut reused).await;
+            if answered.send(answers).await.is_err() {
                 return;
             }
         }
     }
 
-    /// What `Solve` would answer for one puzzle, as an answer of the batch.
-    async fn answer(&self, puzzle: pb::BatchPuzzle, deadline: Option<Instant>) -> pb::BatchAnswer {
-        let pb::BatchPuzzle {
-            id,
-            puzzle,
-            algorithm,
-            check_unique,
-            max_steps,
-        } = puzzle;
-        let solved = async {
-            let board = parse_puzzle(&puzzle)?;
-            let algorithm = parse_algorithm(algorithm)?;
-            let mode = Mode::counting(check_unique);
-            let bounds = (self.limits.steps_for(max_steps), deadline);
-            let (_, outcome) = self.search_once(&board, algorithm, mode, bounds).await?;
-            match outcome {
-                Ok(report) => {
-                    let metrics = &self.tracker.metrics;
-                    metrics.solved(algorithm.name(), report.stats.elapsed);
-                    Ok(convert::solve_response(&report, algorithm, mode))
+    /// Answers a chunk under one slot, each puzzle as `Solve` would: a turn of
+    /// at most `FAIR_TURN` here, on the compute pool if it needs more (in slices,
+    /// its slot taking turns there). After each turn's worth of puzzles the task
+    /// yields, and the slot goes back when other work waits.
+    async fn answer_chunk(
+        &self,
+        chunk: Vec<pb::BatchPuzzle>,
+        deadline: Option<Instant>,
+        reused: &mut Option<Search>,
+    ) -> Vec<pb::BatchAnswer> {
+        let mut answers = Vec::with_capacity(chunk.len());
+        let mut held = None;
+        let mut since = Instant::now();
+        for puzzle in chunk {
+            let id = puzzle.id.clone();
+            let prepared = match prepare(&puzzle, &self.limits) {
+                Ok(prepared) => prepared,
+                Err(status) => {
+                    answers.push(failed(id, &status));
+                    continue;
                 }
-                Err(interrupted) => {
-                    if matches!(interrupted, Interrupted::StepLimit { .. }) {
-                        self.tracker.metrics.rejected("max_steps");
+            };
+            let slot = match held.take() {
+                Some(slot) => slot,
+                None => match self.slots.admit(deadline).await {
+                    Ok(slot) => {
+                        since = Instant::now();
+                        (slot, self.tracker.enter())
                     }
-                    Err(interrupted_status(interrupted, &self.shutdown))
+                    Err(status) => {
+                        answers.push(failed(id, &status));
+                        continue;
+                    }
+                },
+            };
+            let (algorithm, mode) = (prepared.1, prepared.2);
+            let (outcome, back) = self.solve_one(prepared, slot, deadline, reused).await;
+            held = back;
+            answers.push(self.answered(id, outcome, algorithm, mode));
+            if since.elapsed() >= FAIR_TURN {
+                // A turn is over: the runtime's other tasks run, and the slot goes
+                // to whoever waits for one.
+                if self.slots.contended() {
+                    held = None;
                 }
+                tokio::task::yield_now().await;
+                since = Instant::now();
             }
-        };
-        match solved.await {
-            Ok(solved) => pb::BatchAnswer {
-                id,
-                outcome: solved.outcome,
-                solution: solved.solution,
-                solution_count: solved.solution_count,
-                stats: solved.stats,
-                algorithm: solved.algorithm,
-                code: 0,
-                error: String::new(),
-            },
-            Err(status) => pb::BatchAnswer {
-                id,
-                code: status.code() as u32,
-                error: status.message().to_owned(),
-                ..Default::default()
-            },
         }
+        answers
+    }
+
+    /// One puzzle under `held`: a turn here, the rest on the compute pool. The
+    /// slot comes back when the turn was enough (the pool's turns use it up).
+    async fn solve_one(
+        &self,
+        (board, algorithm, mode, max_steps): Prepared,
+        (slot, live): (Slot, LiveSolve),
+        deadline: Option<Instant>,
+        reused: &mut Option<Search>,
+    ) -> (Solved, Option<(Slot, LiveSolve)>) {
+        let control = Control {
+            max_steps,
+            stop: None,
+            stop_all: Some(&self.shutdown.flag),
+            deadline,
+            timed: true,
+            slice_steps: u64::MAX,
+            // A puzzle gets one turn here; one that needs more goes on on the
+            // compute pool, in slices.
+            slice_until: Some(Instant::now() + FAIR_TURN),
+        };
+        let search = Search::reuse(reused, &board, algorithm, mode);
+        let progress = {
+            let _computing = self.tracker.computing_slice();
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                search.run(&control, &mut NoEvents)
+            }))
+        };
+        match progress {
+            Err(_) => (Err(solver_failed()), None),
+            Ok(Progress::Done(outcome)) => (Ok(outcome), Some((slot, live))),
+            Ok(Progress::Paused) => {
+                let search = reused.take().expect("the search just run");
+                let job = LongSolve {
+                    max_steps,
+                    deadline,
+                };
+                let outcome = self.continue_on_pool(search, (slot, live), job).await;
+                let outcome = outcome.map(|(search, outcome)| {
+                    *reused = Some(search);
+                    outcome
+                });
+                (outcome, None)
+            }
+        }
+    }
+
+    /// The answer for a search's outcome, as `Solve` would give it.
+    fn answered(
+        &self,
+        id: String,
+        outcome: Solved,
+        algorithm: Algorithm,
+        mode: Mode,
+    ) -> pb::BatchAnswer {
+        let report = match outcome {
+            Ok(Ok(report)) => report,
+            Ok(Err(interrupted)) => {
+                if matches!(interrupted, Interrupted::StepLimit { .. }) {
+                    self.tracker.metrics.rejected("max_steps");
+                }
+                return failed(id, &interrupted_status(interrupted, &self.shutdown));
+            }
+            Err(status) => return failed(id, &status),
+        };
+        self.tracker
+            .metrics
+            .solved(algorithm.name(), report.stats.elapsed);
+        let solved = convert::solve_response(&report, algorithm, mode);
+        pb::BatchAnswer {
+            id,
+            outcome: solved.outcome,
+            solution: solved.solution,
+            solution_count: solved.solution_count,
+            stats: solved.stats,
+            algorithm: solved.algorithm,
+            code: 0,
+            error: String::new(),
+        }
+    }
+}
+
+/// A puzzle checked: its board, algorithm, mode and step cap.
+type Prepared = (Board, Algorithm, Mode, u64);
+
+/// How a puzzle's search ended, or the status that kept it from running.
+type Solved = Result<Result<Report, Interrupted>, Status>;
+
+/// A puzzle's fields checked as `Solve` checks them.
+fn prepare(puzzle: &pb::BatchPuzzle, limits: &super::Limits) -> Result<Prepared, Status> {
+    let board = parse_puzzle(&puzzle.puzzle)?;
+    let algorithm = parse_algorithm(puzzle.algorithm)?;
+    let mode = Mode::counting(puzzle.check_unique);
+    Ok((board, algorithm, mode, limits.steps_for(puzzle.max_steps)))
+}
+
+/// The answer for a puzzle `Solve` would have failed with `status`.
+fn failed(id: String, status: &Status) -> pb::BatchAnswer {
+    pb::BatchAnswer {
+        id,
+        code: status.code() as u32,
+        error: status.message().to_owned(),
+        ..Default::default()
     }
 }
 
@@ -206,7 +328,7 @@ impl SudokuSolver {
 /// stops, the puzzles read are still answered, and the call ends `UNAVAILABLE`.
 async fn read(
     mut requests: Streaming<pb::SolveBatchRequest>,
-    jobs: mpsc::Sender<pb::BatchPuzzle>,
+    jobs: mpsc::Sender<Vec<pb::BatchPuzzle>>,
     readiness: Readiness,
 ) -> Option<Status> {
     let stopped = || {
@@ -215,10 +337,12 @@ async fn read(
              send them to another replica",
         ))
     };
+    let lost = readiness.lost();
+    tokio::pin!(lost);
     loop {
         let message = tokio::select! {
             biased;
-            () = readiness.lost() => return stopped(),
+            () = &mut lost => return stopped(),
             message = requests.message() => message,
         };
         let request = match message {
@@ -226,11 +350,14 @@ async fn read(
             Ok(None) => return None,
             Err(status) => return Some(status),
         };
-        for puzzle in request.puzzles {
+        let mut puzzles = request.puzzles;
+        while !puzzles.is_empty() {
+            let rest = puzzles.split_off(puzzles.len().min(CHUNK));
+            let chunk = std::mem::replace(&mut puzzles, rest);
             tokio::select! {
                 biased;
-                () = readiness.lost() => return stopped(),
-                sent = jobs.send(puzzle) => if sent.is_err() { return None },
+                () = &mut lost => return stopped(),
+                sent = jobs.send(chunk) => if sent.is_err() { return None },
             }
         }
     }

@@ -24,7 +24,7 @@ use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Progress, R
 
 /// Steps a unary search may take on the runtime's own thread before it moves to the
 /// compute pool: tens of microseconds, which covers nearly every real puzzle.
-const INLINE_STEPS: u64 = 2048;
+pub(super) const INLINE_STEPS: u64 = 2048;
 
 /// How long a slice on the compute pool runs before it looks whether other work
 /// waits for its slot.
@@ -96,7 +96,7 @@ impl SudokuSolver {
     /// slices; between turns it waits in line for a slot like everyone else. Stops
     /// the search when the call is dropped; the search counts as live until it
     /// has stopped.
-    async fn continue_on_pool(
+    pub(super) async fn continue_on_pool(
         &self,
         mut search: Search,
         (mut slot, mut live): (Slot, LiveSolve),
@@ -194,7 +194,7 @@ impl SudokuSolver {
 
 /// The bounds of a search that goes on past its first slice.
 #[derive(Debug, Clone, Copy)]
-struct LongSolve {
-    max_steps: u64,
-    deadline: Option<Instant>,
+pub(super) struct LongSolve {
+    pub(super) max_steps: u64,
+    pub(super) deadline: Option<Instant>,
 }
