@@ -118,6 +118,16 @@ fn spawn_server() -> (Child, String, String) {
     (child, grpc.unwrap(), metrics.unwrap())
 }
 
+/// A server process, killed when the test ends, also when it fails.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Puzzles the server at `metrics` has solved so far.
 fn solved(metrics: &str) -> u64 {
     let mut stream = std::net::TcpStream::connect(metrics).unwrap();
@@ -134,7 +144,12 @@ fn solved(metrics: &str) -> u64 {
 fn a_server_killed_mid_run_loses_no_answer_and_repeats_none() {
     let path = input("killed", "forum_hardest_1905_11plus.txt", 6_000);
     let local = solve(&path, &[]).stdout;
-    let servers: Vec<(Child, String, String)> = (0..3).map(|_| spawn_server()).collect();
+    let servers: Vec<(Server, String, String)> = (0..3)
+        .map(|_| {
+            let (child, grpc, metrics) = spawn_server();
+            (Server(child), grpc, metrics)
+        })
+        .collect();
     let all: Vec<&str> = servers.iter().map(|(_, grpc, _)| grpc.as_str()).collect();
     let remote = sudokud()
         .args(["solve", "--remote", &all.join(",")])
@@ -152,8 +167,8 @@ fn a_server_killed_mid_run_loses_no_answer_and_repeats_none() {
         looks += 1;
         assert!(looks < 1_000_000, "the first server never got to work");
     }
-    victim.kill().unwrap();
-    victim.wait().unwrap();
+    victim.0.kill().unwrap();
+    victim.0.wait().unwrap();
     let output = remote.wait_with_output().unwrap();
     assert!(output.status.success(), "{output:?}");
     assert_eq!(
@@ -162,9 +177,6 @@ fn a_server_killed_mid_run_loses_no_answer_and_repeats_none() {
     );
     let warnings = String::from_utf8(output.stderr).unwrap();
     assert!(warnings.contains("went to the other servers"), "{warnings}");
-    for (mut child, _, _) in servers {
-        child.kill().unwrap();
-        child.wait().unwrap();
-    }
+    drop(servers);
     std::fs::remove_file(path).unwrap();
 }

@@ -53,6 +53,16 @@ impl TraceService for Receiver {
     }
 }
 
+/// The server process, killed when the test ends, also when it fails.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
@@ -104,7 +114,8 @@ async fn a_call_with_a_traceparent_is_exported_as_a_child_of_the_callers_span() 
             .add_service(TraceServiceServer::new(Receiver { spans: sender }))
             .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
     );
-    let (mut server, address, log) = spawn_server(&collector);
+    let (server, address, log) = spawn_server(&collector);
+    let _server = Server(server);
     let mut client = SudokuServiceClient::connect(format!("http://{address}"))
         .await
         .unwrap();
@@ -165,7 +176,4 @@ async fn a_call_with_a_traceparent_is_exported_as_a_child_of_the_callers_span() 
     assert!(root.parent_span_id.is_empty(), "{root:?}");
     assert_eq!(root.trace_id.len(), 16);
     assert_ne!(hex(&root.trace_id), TRACE);
-
-    server.kill().unwrap();
-    server.wait().unwrap();
 }

@@ -4,7 +4,7 @@
 
 Checks Solve (solved, unsolvable, bad input, step limit, deadline), SolveSteps
 (message order, consecutive seq, replay equals the solution, cancellation), Explain,
-Hint, Rate, Generate and GenerateMany, and prints "N passed, M failed".
+Hint, Rate, Generate, GenerateMany and SolveBatch, and prints "N passed, M failed".
 """
 
 import argparse
@@ -177,6 +177,33 @@ def test_generate(stub):
     assert checked.solution_count == 1 and checked.solution == made.solution
     many = list(stub.GenerateMany(pb.GenerateManyRequest(seed=9, count=3), timeout=30))
     assert [m.seed for m in many] == [9, 10, 11]
+
+
+def test_solve_batch(stub):
+    """Many puzzles on one call: answers by id, as they finish; a bad puzzle's
+    answer carries Solve's status code and message, and never fails the call."""
+    puzzles = {f"p{i}": HARD for i in range(300)}
+    puzzles.update({"bad": "12", "guessy": GUESSY, "none": UNSOLVABLE})
+
+    def requests():
+        items = list(puzzles.items())
+        for start in range(0, len(items), 100):
+            yield pb.SolveBatchRequest(
+                puzzles=[pb.BatchPuzzle(id=i, puzzle=p) for i, p in items[start:start + 100]]
+            )
+
+    answers = {}
+    for message in stub.SolveBatch(requests(), timeout=30):
+        for answer in message.answers:
+            assert answer.id not in answers, f"{answer.id} answered twice"
+            answers[answer.id] = answer
+    assert set(answers) == set(puzzles)
+    assert answers["bad"].code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert "81" in answers["bad"].error, answers["bad"].error
+    assert answers["none"].code == 0 and answers["none"].outcome == pb.OUTCOME_UNSOLVABLE
+    for key in [k for k in puzzles if k not in ("bad", "none")]:
+        assert answers[key].code == 0, answers[key]
+        assert is_solution(puzzles[key], answers[key].solution), key
 
 
 def main():

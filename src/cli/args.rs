@@ -221,10 +221,17 @@ pub(super) struct ConnectArgs {
     /// The server: host:port, or an http:// or https:// URL.
     #[arg(long, env = "SUDOKUD_ADDR", default_value = "127.0.0.1:50051")]
     pub(super) addr: String,
+    #[command(flatten)]
+    pub(super) tls: TlsArgs,
+}
+
+/// How a client verifies its servers and proves who it is.
+#[derive(Debug, Args)]
+pub(super) struct TlsArgs {
     /// CA certificate (PEM) to verify the server with; turns TLS on.
     #[arg(long, env = "SUDOKUD_TLS_CA")]
     pub(super) tls_ca: Option<PathBuf>,
-    /// The name the server's certificate must carry (default: the host in --addr).
+    /// The name the server's certificate must carry (default: the host named).
     #[arg(long, requires = "tls_ca")]
     pub(super) tls_domain: Option<String>,
     /// Client certificate (PEM) for servers that require mutual TLS.
@@ -396,18 +403,9 @@ pub(super) struct SolveArgs {
     /// resolves to several addresses uses each), over SolveBatch: the same output.
     #[arg(long, value_delimiter = ',')]
     pub(super) remote: Vec<String>,
-    /// CA certificate (PEM) to verify the servers with; turns TLS on.
-    #[arg(long, env = "SUDOKUD_TLS_CA", requires = "remote")]
-    pub(super) tls_ca: Option<PathBuf>,
-    /// The name the servers' certificates must carry (default: the host named).
-    #[arg(long, requires = "tls_ca")]
-    pub(super) tls_domain: Option<String>,
-    /// Client certificate (PEM) for servers that require mutual TLS.
-    #[arg(long, requires_all = ["tls_ca", "tls_key"])]
-    pub(super) tls_cert: Option<PathBuf>,
-    /// The client certificate's private key (PEM).
-    #[arg(long, requires = "tls_cert")]
-    pub(super) tls_key: Option<PathBuf>,
+    /// TLS to the servers (with --remote; local solving ignores it and the token).
+    #[command(flatten)]
+    pub(super) tls: TlsArgs,
     /// Bearer token for servers that require one.
     #[arg(long, env = "SUDOKUD_AUTH_TOKEN", hide_env_values = true)]
     pub(super) auth_token: Option<String>,

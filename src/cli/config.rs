@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::args::{AlgorithmArg, ConnectArgs, GenerateArgs, RpcArg, ServeArgs, SolveArgs};
+use super::args::{AlgorithmArg, ConnectArgs, GenerateArgs, RpcArg, ServeArgs, SolveArgs, TlsArgs};
 use crate::client::{ClientTls, Target};
 use crate::logic::{BadRange, RatingRange};
 use crate::server::{Admission, Tls, Transport};
@@ -27,23 +27,21 @@ pub(super) fn read_text(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))
 }
 
-/// The client's TLS material from its flags: none without a CA.
-pub(super) fn client_tls(
-    ca: Option<&Path>,
-    domain: Option<&String>,
-    identity: Option<(&Path, &Path)>,
-) -> Result<Option<ClientTls>, String> {
-    let Some(ca) = ca else {
-        return Ok(None);
-    };
-    Ok(Some(ClientTls {
-        ca: read_file(ca)?,
-        domain: domain.cloned(),
-        identity: match identity {
-            Some((cert, key)) => Some((read_file(cert)?, read_file(key)?)),
-            None => None,
-        },
-    }))
+impl TlsArgs {
+    /// The client's TLS material from its flags: none without a CA.
+    pub(super) fn client_tls(&self) -> Result<Option<ClientTls>, String> {
+        let Some(ca) = &self.tls_ca else {
+            return Ok(None);
+        };
+        Ok(Some(ClientTls {
+            ca: read_file(ca)?,
+            domain: self.tls_domain.clone(),
+            identity: match (&self.tls_cert, &self.tls_key) {
+                (Some(cert), Some(key)) => Some((read_file(cert)?, read_file(key)?)),
+                _ => None,
+            },
+        }))
+    }
 }
 
 impl ConnectArgs {
@@ -52,11 +50,7 @@ impl ConnectArgs {
         &self,
         bearer_token: Option<String>,
     ) -> Result<Target, Box<dyn std::error::Error + Send + Sync>> {
-        let tls = client_tls(
-            self.tls_ca.as_deref(),
-            self.tls_domain.as_ref(),
-            self.tls_cert.as_deref().zip(self.tls_key.as_deref()),
-        )?;
+        let tls = self.tls.client_tls()?;
         Ok(Target {
             address: self.addr.clone(),
             tls,

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 
 use super::args::SolveArgs;
-use super::config::client_tls;
 use super::solve::{draw_progress, print_all, read_input};
 use super::{CliResult, Threads, runtime};
 use crate::board::{Board, puzzle_lines};
@@ -65,11 +64,7 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
 async fn targets(
     args: &SolveArgs,
 ) -> Result<Vec<Target>, Box<dyn std::error::Error + Send + Sync>> {
-    let tls = client_tls(
-        args.tls_ca.as_deref(),
-        args.tls_domain.as_ref(),
-        args.tls_cert.as_deref().zip(args.tls_key.as_deref()),
-    )?;
+    let tls = args.tls.client_tls()?;
     let mut servers = Vec::new();
     for entry in &args.remote {
         let Some((host, _)) = entry.rsplit_once(':') else {
