@@ -37,6 +37,10 @@ pub struct Settings {
     pub max_steps: u64,
 }
 
+/// What a run keeps of each answer, made as it arrives (so that answers do not
+/// pile up whole): the caller's output line, say.
+pub type Keep = Arc<dyn Fn(BatchAnswer) -> String + Send + Sync>;
+
 /// Why a run could not answer every puzzle.
 pub type RemoteError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -47,11 +51,12 @@ struct Shared {
     changed: watch::Sender<u64>,
     /// Answers so far (for a progress display).
     answered: Arc<AtomicUsize>,
+    keep: Keep,
 }
 
 struct State {
     queue: VecDeque<usize>,
-    answers: Vec<Option<BatchAnswer>>,
+    answers: Vec<Option<String>>,
     left: usize,
 }
 
@@ -78,7 +83,7 @@ impl Shared {
         let mut taken = 0;
         for (index, answer) in answers {
             if let Some(slot @ None) = state.answers.get_mut(index) {
-                *slot = Some(answer);
+                *slot = Some((self.keep)(answer));
                 taken += 1;
             }
         }
@@ -114,19 +119,19 @@ impl Shared {
 /// the others).
 #[derive(Debug)]
 pub struct Answered {
-    /// One answer per puzzle, in input order.
-    pub answers: Vec<BatchAnswer>,
+    /// What was kept of each answer, in input order.
+    pub answers: Vec<String>,
     /// `address: why`, for each server that failed.
     pub failures: Vec<String>,
 }
 
-/// Solves `puzzles` (81-cell lines) on `servers`; the answers in input order.
-/// `answered` counts them as they come.
+/// Solves `puzzles` (81-cell lines) on `servers`; what `keep` makes of each
+/// answer, in input order. `answered` counts them as they come.
 pub async fn solve(
     servers: Vec<Target>,
     puzzles: Arc<Vec<String>>,
     settings: Settings,
-    answered: Arc<AtomicUsize>,
+    (keep, answered): (Keep, Arc<AtomicUsize>),
 ) -> Result<Answered, RemoteError> {
     let shared = Arc::new(Shared {
         state: Mutex::new(State {
@@ -136,6 +141,7 @@ pub async fn solve(
         }),
         changed: watch::Sender::new(0),
         answered,
+        keep,
     });
     let mut tasks = tokio::task::JoinSet::new();
     for server in servers {

@@ -40,7 +40,9 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
     let show_progress = io::stderr().is_terminal() && total > 256;
     let answered_all = runtime(Threads::PerCore)?.block_on(async {
         let servers = targets(&args).await?;
-        let solving = crate::remote::solve(servers, Arc::new(puzzles), settings, answered.clone());
+        let keep: crate::remote::Keep = Arc::new(move |answer| answer_line(answer, counting));
+        let tally = (keep, answered.clone());
+        let solving = crate::remote::solve(servers, Arc::new(puzzles), settings, tally);
         if show_progress {
             let progress = answered.clone();
             std::thread::spawn(move || draw_progress(&progress, total));
@@ -50,8 +52,8 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
     for failure in &answered_all.failures {
         eprintln!("warning: {failure}; its puzzles went to the other servers");
     }
-    for (index, answer) in sent.into_iter().zip(answered_all.answers) {
-        lines[index] = Some(answer_line(&answer, counting));
+    for (index, line) in sent.into_iter().zip(answered_all.answers) {
+        lines[index] = Some(line);
     }
     let text: String = lines.into_iter().flatten().collect();
     print_all(vec![text.into_bytes()])?;
@@ -93,7 +95,7 @@ async fn targets(
 }
 
 /// The line local `solve` prints for the same puzzle.
-fn answer_line(answer: &BatchAnswer, counting: bool) -> String {
+fn answer_line(answer: BatchAnswer, counting: bool) -> String {
     if answer.code != 0 {
         let limit = answer
             .error
@@ -107,7 +109,9 @@ fn answer_line(answer: &BatchAnswer, counting: bool) -> String {
     if counting {
         format!("{}\n", answer.solution_count)
     } else if answer.outcome == pb::Outcome::Solved as i32 {
-        format!("{}\n", answer.solution)
+        let mut line = answer.solution;
+        line.push('\n');
+        line
     } else {
         "unsolvable\n".to_owned()
     }
