@@ -45,6 +45,7 @@ fn engine_build() -> Result<u64, Box<dyn std::error::Error>> {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let proto = "proto/sudoku/v1/sudoku.proto";
     println!("cargo:rerun-if-changed={proto}");
+    println!("cargo:rerun-if-changed=proto/google");
     println!(
         "cargo:rustc-env=SUDOKUD_ENGINE_BUILD={:016x}",
         engine_build()?

@@ -6,6 +6,7 @@
 //! - `admission`, `handshake`: which connections get in (cap, handshake timeout);
 //! - `auth`: the bearer token; `message_limit`: the request-size limit;
 //! - `web`: gRPC-Web, CORS, the dashboard and the 404 for other HTTP requests;
+//! - `connect`: JSON over HTTP for the unary RPCs (the Connect protocol's unary form);
 //! - `probes`: `GET /readyz` and `/livez` (also served on the metrics port);
 //! - `shutdown`: signals, readiness and health at shutdown, the drain delay, the grace.
 //!
@@ -25,6 +26,7 @@ use crate::service::SudokuSolver;
 
 mod admission;
 mod auth;
+mod connect;
 mod handshake;
 mod message_limit;
 pub mod probes;
@@ -47,6 +49,8 @@ pub enum ServeError {
     Reflection(tonic_reflection::server::Error),
     /// A `--cors-allow-origin` value is no origin.
     Cors(BadOrigin),
+    /// The descriptors the JSON routes are built from do not decode.
+    Descriptors(prost_reflect::DescriptorError),
     /// The transport failed.
     Transport(tonic::transport::Error),
 }
@@ -56,6 +60,7 @@ impl std::fmt::Display for ServeError {
         match self {
             ServeError::Reflection(error) => write!(f, "reflection: {error}"),
             ServeError::Cors(error) => write!(f, "{error}"),
+            ServeError::Descriptors(error) => write!(f, "JSON routes: {error}"),
             ServeError::Transport(error) => {
                 write!(f, "transport: {}", crate::client::describe(error))
             }
@@ -101,8 +106,22 @@ pub async fn run(
         transport.tls.is_some(),
         service.metrics(),
     );
+    let max_body = service.limits().max_message_bytes;
+    let grpc = grpc_routes(service, &transport, health_service)?;
+    let connect = connect::Connect::new(
+        &[
+            pb::FILE_DESCRIPTOR_SET,
+            tonic_health::pb::FILE_DESCRIPTOR_SET,
+            tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
+            tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+        ],
+        grpc.clone(),
+        max_body,
+    )
+    .map_err(ServeError::Descriptors)?;
     let app = web::router(
-        grpc_routes(service, &transport, health_service)?,
+        grpc,
+        connect,
         probes::routes(readiness),
         transport.dashboard,
     );

@@ -1,10 +1,12 @@
 //! What the gRPC port answers besides gRPC over HTTP/2: gRPC-Web (HTTP/1.1 and
-//! HTTP/2) for the gRPC services, CORS for pages of other origins, the probes
+//! HTTP/2) for the gRPC services, JSON over HTTP for the unary RPCs (`connect`),
+//! CORS for pages of other origins, the probes
 //! (`probes`), the dashboard's files, and a plain 404 for any other HTTP request (a browser's `/favicon.ico`);
 //! an unknown gRPC method stays `UNIMPLEMENTED`.
 //!
 //! Knows HTTP and the gRPC-Web wire format's headers; nothing of the services.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -15,8 +17,14 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 /// The whole HTTP surface: `grpc` (the gRPC services' router) behind gRPC-Web
 /// translation, the probes, the dashboard when asked for, and the fallback for
-/// the rest.
-pub(super) fn router(grpc: Router, probes: Router, dashboard: bool) -> Router {
+/// the rest, all behind the Connect translation (which hands its calls on to
+/// the gRPC routes, and every other request on unchanged).
+pub(super) fn router(
+    grpc: Router,
+    connect: Arc<super::connect::Connect>,
+    probes: Router,
+    dashboard: bool,
+) -> Router {
     // gRPC-Web translation wraps the gRPC services only: it turns away any other
     // HTTP/1.1 request, and the probes and the dashboard's files are such requests.
     let mut app = grpc.layer(GrpcWebLayer::new()).merge(probes);
@@ -24,6 +32,10 @@ pub(super) fn router(grpc: Router, probes: Router, dashboard: bool) -> Router {
         app = app.merge(crate::dashboard::router());
     }
     app.fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            connect,
+            super::connect::serve,
+        ))
 }
 
 /// Any path no route knows: `UNIMPLEMENTED` for a gRPC or gRPC-Web call (in the
@@ -114,6 +126,8 @@ pub(super) fn cors(origins: &[String]) -> Result<CorsLayer, BadOrigin> {
             "authorization",
             "grpc-accept-encoding",
             "grpc-encoding",
+            "connect-protocol-version",
+            "connect-timeout-ms",
         ]))
         .expose_headers(names(&[
             "grpc-status",

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod http;
 pub mod server;
 
 use std::path::PathBuf;

@@ -1,0 +1,442 @@
+//! JSON over HTTP for the unary RPCs: the Connect protocol's unary form
+//! (`POST /sudoku.v1.SudokuService/Solve` with `content-type: application/json`
+//! or `application/proto`) and each method's `google.api.http` POST alias
+//! (`POST /v1/solve`), on the gRPC port, for `curl`, `buf curl --protocol
+//! connect` and Connect clients in any language.
+//!
+//! A Connect request is translated into a gRPC call on the same router (a
+//! framed binary message, `Connect-Timeout-Ms` as `grpc-timeout`, the caller's
+//! other headers kept), so auth, the message limit, the call's log line,
+//! metrics and trace context apply as to any gRPC call; the gRPC response is
+//! translated back (`trailer-` headers, errors as Connect JSON). Nothing here
+//! knows an RPC by name: the procedures come from the descriptor sets.
+//!
+//! The Connect streaming form (`application/connect+proto` or `+json`) is
+//! translated the same way, message by message, for the streaming RPCs and
+//! server reflection (which `buf curl` calls that way).
+//!
+//! - `procedures`: which paths are answered, and their message types;
+//! - `stream`: the streaming form's envelopes and its end-of-stream message;
+//! - `wire`: bodies, frames and Connect errors.
+
+mod procedures;
+mod stream;
+mod wire;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Version, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use tonic::Code;
+use tower::ServiceExt as _;
+
+use procedures::{Procedure, Procedures};
+use wire::{ConnectError, Encoding};
+
+/// The translation: the procedures it answers, and the gRPC routes its calls
+/// go to (the gRPC services' own router: an alias's path has no route there).
+#[derive(Debug)]
+pub(super) struct Connect {
+    procedures: Procedures,
+    grpc: Router,
+    /// The largest request body read (the server's `--max-message-bytes`).
+    max_body: usize,
+}
+
+impl Connect {
+    /// Serves every method of the services in `descriptor_sets`, calling them
+    /// on `grpc`.
+    pub fn new(
+        descriptor_sets: &[&[u8]],
+        grpc: Router,
+        max_body: usize,
+    ) -> Result<Arc<Self>, prost_reflect::DescriptorError> {
+        Ok(Arc::new(Connect {
+            procedures: Procedures::new(descriptor_sets)?,
+            grpc,
+            max_body,
+        }))
+    }
+
+    /// What to do with `request`.
+    fn route(&self, request: &Request) -> Route {
+        let content_type = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or("");
+        let path = request.uri().path();
+        if content_type.starts_with("application/grpc") {
+            return Route::Pass;
+        }
+        let Some(procedure) = self.procedures.get(path) else {
+            return Route::Pass;
+        };
+        if request.method() != Method::POST {
+            let error = ConnectError::new(
+                Code::Unimplemented,
+                format!("{path} takes POST, not {}", request.method()),
+            );
+            return Route::Refuse(
+                error
+                    .with_http_status(StatusCode::METHOD_NOT_ALLOWED)
+                    .with_header(header::ALLOW, HeaderValue::from_static("POST")),
+            );
+        }
+        if let Some(encoding) = Encoding::of_stream(content_type) {
+            return Route::Stream(procedure.clone(), encoding);
+        }
+        let Some(encoding) = Encoding::of(content_type) else {
+            let error = ConnectError::new(
+                Code::Unimplemented,
+                format!(
+                    "content-type {content_type:?} is not served at {path}: send \
+                     application/json or application/proto (or gRPC, gRPC-Web, or \
+                     Connect's application/connect+proto or +json)"
+                ),
+            );
+            return Route::Refuse(
+                error
+                    .with_http_status(StatusCode::UNSUPPORTED_MEDIA_TYPE)
+                    .with_header(
+                        HeaderName::from_static("accept-post"),
+                        HeaderValue::from_static("application/json, application/proto"),
+                    ),
+            );
+        };
+        if !procedure.unary {
+            return Route::Refuse(ConnectError::new(
+                Code::Unimplemented,
+                format!(
+                    "{} streams: call it with content-type application/connect+json \
+                     or +proto (Connect's streaming form), gRPC or gRPC-Web",
+                    procedure.grpc_path
+                ),
+            ));
+        }
+        Route::Unary(procedure.clone(), encoding)
+    }
+
+    /// One unary Connect call, made as a gRPC call on the gRPC routes.
+    async fn unary(
+        &self,
+        procedure: &Procedure,
+        encoding: Encoding,
+        request: Request,
+    ) -> Result<Response, ConnectError> {
+        let (parts, body) = request.into_parts();
+        check_headers(&parts.headers)?;
+        let timeout = grpc_timeout(&parts.headers)?;
+        let body = read_body(body, self.max_body).await?;
+        let message = encoding.request_message(&procedure.input, body)?;
+        let body = Body::from(wire::frame(&message)?);
+        let call = grpc_request(parts, &procedure.grpc_path, timeout, body)?;
+        let Ok(response) = self.grpc.clone().oneshot(call).await;
+        let (parts, body) = response.into_parts();
+        let collected = body.collect().await.map_err(|error| {
+            ConnectError::new(Code::Internal, format!("the call failed: {error}"))
+        })?;
+        let trailers = collected.trailers().cloned().unwrap_or_default();
+        let headers = response_headers(&parts.headers, &trailers);
+        let status = tonic::Status::from_header_map(&trailers)
+            .or_else(|| tonic::Status::from_header_map(&parts.headers))
+            .ok_or_else(|| {
+                ConnectError::new(
+                    Code::Unknown,
+                    format!(
+                        "the call ended with HTTP {} and no gRPC status",
+                        parts.status
+                    ),
+                )
+            })?;
+        if status.code() != Code::Ok {
+            return Err(ConnectError::from_status(&status, headers));
+        }
+        let message = wire::unframe(collected.to_bytes())?;
+        let body = encoding.response_body(&procedure.output, message)?;
+        let mut response = (StatusCode::OK, body).into_response();
+        response.headers_mut().extend(headers);
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, encoding.content_type());
+        Ok(response)
+    }
+}
+
+impl Connect {
+    /// One call in Connect's streaming form, made as a gRPC call on the gRPC
+    /// routes with its messages streamed through as they come, both ways.
+    async fn streaming(
+        &self,
+        procedure: &Procedure,
+        encoding: Encoding,
+        request: Request,
+    ) -> Result<Response, ConnectError> {
+        let (parts, body) = request.into_parts();
+        if let Some(compression) = parts.headers.get("connect-content-encoding")
+            && compression != "identity"
+        {
+            return Err(ConnectError::new(
+                Code::Unimplemented,
+                format!("connect-content-encoding {compression:?} is not accepted: send identity"),
+            ));
+        }
+        let timeout = grpc_timeout(&parts.headers)?;
+        let body = match encoding {
+            Encoding::Proto => body,
+            Encoding::Json => stream::json_requests(body, procedure.input.clone(), self.max_body),
+        };
+        let call = grpc_request(parts, &procedure.grpc_path, timeout, body)?;
+        let Ok(response) = self.grpc.clone().oneshot(call).await;
+        let (parts, body) = response.into_parts();
+        let early = tonic::Status::from_header_map(&parts.headers);
+        let body = stream::responses(body, early, encoding, procedure.output.clone());
+        let mut response = Response::new(body);
+        *response.headers_mut() = response_headers(&parts.headers, &HeaderMap::new());
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, encoding.stream_content_type());
+        Ok(response)
+    }
+}
+
+/// What the translation does with a request.
+enum Route {
+    /// Not a Connect request: on to gRPC, gRPC-Web, the probes or the dashboard.
+    Pass,
+    /// A Connect request this server cannot take, and why.
+    Refuse(ConnectError),
+    /// A unary Connect call.
+    Unary(Arc<Procedure>, Encoding),
+    /// A call in Connect's streaming form.
+    Stream(Arc<Procedure>, Encoding),
+}
+
+/// The middleware: Connect requests are answered here, the rest pass on.
+pub(super) async fn serve(
+    State(connect): State<Arc<Connect>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match connect.route(&request) {
+        Route::Pass => next.run(request).await,
+        Route::Refuse(error) => error.into_response(),
+        Route::Unary(procedure, encoding) => connect
+            .unary(&procedure, encoding, request)
+            .await
+            .unwrap_or_else(IntoResponse::into_response),
+        Route::Stream(procedure, encoding) => connect
+            .streaming(&procedure, encoding, request)
+            .await
+            .unwrap_or_else(|error| {
+                let mut response = Response::new(Body::from(stream::end_stream_error(&error)));
+                response
+                    .headers_mut()
+                    .insert(header::CONTENT_TYPE, encoding.stream_content_type());
+                response
+            }),
+    }
+}
+
+/// Refuses a protocol version other than 1 (the header itself is optional:
+/// plain `curl` does not send it) and compressed bodies.
+fn check_headers(headers: &HeaderMap) -> Result<(), ConnectError> {
+    if let Some(version) = headers.get("connect-protocol-version")
+        && version != "1"
+    {
+        return Err(ConnectError::new(
+            Code::InvalidArgument,
+            format!("connect-protocol-version {version:?} is not served: this server speaks 1"),
+        ));
+    }
+    if let Some(encoding) = headers.get(header::CONTENT_ENCODING)
+        && encoding != "identity"
+    {
+        return Err(ConnectError::new(
+            Code::Unimplemented,
+            format!("content-encoding {encoding:?} is not accepted: send the body uncompressed"),
+        )
+        .with_header(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static("identity"),
+        ));
+    }
+    Ok(())
+}
+
+/// `Connect-Timeout-Ms` (at most 10 digits) as a `grpc-timeout` value.
+fn grpc_timeout(headers: &HeaderMap) -> Result<Option<HeaderValue>, ConnectError> {
+    let Some(value) = headers.get("connect-timeout-ms") else {
+        return Ok(None);
+    };
+    let millis = value
+        .to_str()
+        .ok()
+        .filter(|text| (1..=10).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|text| text.parse::<u64>().ok())
+        .ok_or_else(|| {
+            ConnectError::new(
+                Code::InvalidArgument,
+                format!("connect-timeout-ms {value:?} is not a whole number of milliseconds (1 to 10 digits)"),
+            )
+        })?;
+    // grpc-timeout takes at most 8 digits: whole seconds, rounded up, beyond that.
+    let text = if millis <= 99_999_999 {
+        format!("{millis}m")
+    } else {
+        format!("{}S", millis.div_ceil(1000))
+    };
+    Ok(HeaderValue::from_str(&text).ok())
+}
+
+/// The request body, refused past `limit` bytes.
+async fn read_body(body: Body, limit: usize) -> Result<Bytes, ConnectError> {
+    match Limited::new(body, limit).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(error) if error.is::<LengthLimitError>() => Err(ConnectError::new(
+            Code::ResourceExhausted,
+            format!("the request body is over this server's limit of {limit} bytes"),
+        )),
+        Err(error) => Err(ConnectError::new(
+            Code::InvalidArgument,
+            format!("the request body could not be read: {error}"),
+        )),
+    }
+}
+
+/// Request headers a Connect request does not hand on to its gRPC call: its
+/// own protocol's, the body's, and HTTP/1.1's connection headers.
+fn handed_on(name: &HeaderName) -> bool {
+    let name = name.as_str();
+    !(name.starts_with("connect-")
+        || name.starts_with("grpc-")
+        || name.starts_with("content-")
+        || matches!(
+            name,
+            "accept-encoding"
+                | "connection"
+                | "keep-alive"
+                | "transfer-encoding"
+                | "te"
+                | "upgrade"
+                | "expect"
+                | "host"
+        ))
+}
+
+/// The gRPC call for a Connect request: its `parts` (headers, extensions such
+/// as the peer's address) with `path`, `timeout` and the framed `body`.
+fn grpc_request(
+    parts: Parts,
+    path: &str,
+    timeout: Option<HeaderValue>,
+    body: Body,
+) -> Result<Request, ConnectError> {
+    let mut request = Request::new(body);
+    *request.method_mut() = Method::POST;
+    *request.version_mut() = Version::HTTP_2;
+    *request.uri_mut() = path
+        .parse()
+        .map_err(|_| ConnectError::new(Code::Internal, format!("bad method path {path}")))?;
+    let headers = request.headers_mut();
+    for (name, value) in &parts.headers {
+        if handed_on(name) {
+            headers.append(name.clone(), value.clone());
+        }
+    }
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/grpc"),
+    );
+    headers.insert(header::TE, HeaderValue::from_static("trailers"));
+    if let Some(timeout) = timeout {
+        headers.insert(HeaderName::from_static("grpc-timeout"), timeout);
+    }
+    *request.extensions_mut() = parts.extensions;
+    Ok(request)
+}
+
+/// The Connect response's headers: the gRPC response's own, and its trailers
+/// as `trailer-` headers; gRPC's protocol headers and the body's dropped.
+fn response_headers(headers: &HeaderMap, trailers: &HeaderMap) -> HeaderMap {
+    let mut out = HeaderMap::new();
+    let ours = |name: &HeaderName| {
+        let name = name.as_str();
+        name.starts_with("grpc-") || name.starts_with("content-") || name == "trailer"
+    };
+    for (name, value) in headers {
+        if !ours(name) {
+            out.append(name.clone(), value.clone());
+        }
+    }
+    for (name, value) in trailers {
+        if let Ok(prefixed) = HeaderName::try_from(format!("trailer-{name}"))
+            && !ours(name)
+        {
+            out.append(prefixed, value.clone());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        pairs
+            .iter()
+            .map(|(name, value)| {
+                (
+                    HeaderName::from_static(name),
+                    HeaderValue::from_static(value),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn connect_timeouts_become_grpc_timeouts() {
+        let timeout = |value| grpc_timeout(&headers(&[("connect-timeout-ms", value)]));
+        assert_eq!(timeout("250").unwrap().unwrap(), "250m");
+        assert_eq!(timeout("9999999999").unwrap().unwrap(), "10000000S");
+        assert!(grpc_timeout(&HeaderMap::new()).unwrap().is_none());
+        for bad in ["", "-1", "1.5", "12345678901", "soon"] {
+            assert!(timeout(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_the_callers_own_headers_are_handed_on() {
+        for kept in ["authorization", "traceparent", "x-request-id", "user-agent"] {
+            assert!(handed_on(&HeaderName::from_static(kept)), "{kept}");
+        }
+        for dropped in [
+            "content-type",
+            "connect-timeout-ms",
+            "grpc-timeout",
+            "te",
+            "host",
+        ] {
+            assert!(!handed_on(&HeaderName::from_static(dropped)), "{dropped}");
+        }
+    }
+
+    #[test]
+    fn trailers_become_prefixed_headers() {
+        let out = response_headers(
+            &headers(&[("content-type", "application/grpc"), ("x-served-by", "a")]),
+            &headers(&[("grpc-status", "0"), ("x-cost", "3")]),
+        );
+        assert_eq!(out.get("x-served-by").unwrap(), "a");
+        assert_eq!(out.get("trailer-x-cost").unwrap(), "3");
+        assert!(out.get("content-type").is_none() && out.get("trailer-grpc-status").is_none());
+    }
+}

@@ -1,0 +1,123 @@
+//! Which paths the Connect translation answers: every method of the services in
+//! the descriptor sets, by its gRPC path (`/sudoku.v1.SudokuService/Solve`), and
+//! every `google.api.http` POST binding with `body: "*"` (`/v1/solve`) as an alias
+//! of its method. Built once at start-up from the same descriptors reflection
+//! serves, so a unary RPC added to the proto is reachable with no code here.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use prost_reflect::{DescriptorPool, MessageDescriptor, MethodDescriptor, Value};
+
+/// One RPC as the translation needs it.
+#[derive(Debug)]
+pub(super) struct Procedure {
+    /// The gRPC path the translated call goes to.
+    pub grpc_path: String,
+    /// The request message type, for JSON bodies.
+    pub input: MessageDescriptor,
+    /// The response message type, for JSON bodies.
+    pub output: MessageDescriptor,
+    /// Whether the RPC takes and gives one message (the only kind served here).
+    pub unary: bool,
+}
+
+/// The paths the translation answers.
+#[derive(Debug, Default)]
+pub(super) struct Procedures {
+    by_path: HashMap<String, Arc<Procedure>>,
+}
+
+impl Procedures {
+    /// The procedures of every service in `descriptor_sets` (encoded
+    /// `FileDescriptorSet`s); a set that does not decode is an error.
+    pub fn new(descriptor_sets: &[&[u8]]) -> Result<Self, prost_reflect::DescriptorError> {
+        let mut pool = DescriptorPool::new();
+        for set in descriptor_sets {
+            pool.decode_file_descriptor_set(*set)?;
+        }
+        let mut by_path = HashMap::new();
+        for service in pool.services() {
+            for method in service.methods() {
+                let procedure = Arc::new(Procedure {
+                    grpc_path: format!("/{}/{}", service.full_name(), method.name()),
+                    input: method.input(),
+                    output: method.output(),
+                    unary: !method.is_client_streaming() && !method.is_server_streaming(),
+                });
+                for alias in http_posts(&pool, &method) {
+                    by_path.insert(alias, procedure.clone());
+                }
+                by_path.insert(procedure.grpc_path.clone(), procedure);
+            }
+        }
+        Ok(Procedures { by_path })
+    }
+
+    /// The procedure at `path`, by its gRPC path or an HTTP alias.
+    pub fn get(&self, path: &str) -> Option<&Arc<Procedure>> {
+        self.by_path.get(path)
+    }
+}
+
+/// The `post` paths of `method`'s `google.api.http` bindings (the rule and its
+/// additional bindings) whose body is the whole request and whose path has no
+/// variables: the bindings this server can answer as they are declared.
+fn http_posts(pool: &DescriptorPool, method: &MethodDescriptor) -> Vec<String> {
+    let Some(http) = pool.get_extension_by_name("google.api.http") else {
+        return Vec::new();
+    };
+    let options = method.options();
+    if !options.has_extension(&http) {
+        return Vec::new();
+    }
+    let mut rules = vec![options.get_extension(&http).into_owned()];
+    let mut posts = Vec::new();
+    while let Some(Value::Message(rule)) = rules.pop() {
+        let text = |name: &str| {
+            rule.get_field_by_name(name)
+                .and_then(|value| value.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        };
+        let post = text("post");
+        if post.starts_with('/') && !post.contains('{') && text("body") == "*" {
+            posts.push(post);
+        }
+        if let Some(Value::List(more)) = rule.get_field_by_name("additional_bindings").as_deref() {
+            rules.extend(more.iter().cloned());
+        }
+    }
+    posts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_method_by_its_path_and_the_declared_aliases() {
+        let procedures = Procedures::new(&[crate::pb::FILE_DESCRIPTOR_SET]).unwrap();
+        let solve = procedures.get("/sudoku.v1.SudokuService/Solve").unwrap();
+        assert!(solve.unary);
+        assert_eq!(solve.input.full_name(), "sudoku.v1.SolveRequest");
+        assert_eq!(solve.output.full_name(), "sudoku.v1.SolveResponse");
+        let alias = procedures.get("/v1/solve").unwrap();
+        assert_eq!(alias.grpc_path, "/sudoku.v1.SudokuService/Solve");
+        for (alias, method) in [
+            ("/v1/rate", "Rate"),
+            ("/v1/hint", "Hint"),
+            ("/v1/generate", "Generate"),
+        ] {
+            let procedure = procedures.get(alias).unwrap();
+            assert_eq!(
+                procedure.grpc_path,
+                format!("/sudoku.v1.SudokuService/{method}")
+            );
+        }
+        let steps = procedures
+            .get("/sudoku.v1.SudokuService/SolveSteps")
+            .unwrap();
+        assert!(!steps.unary);
+        assert!(procedures.get("/v1/solve_steps").is_none());
+    }
+}

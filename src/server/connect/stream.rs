@@ -1,0 +1,269 @@
+//! The Connect protocol's streaming form (`application/connect+proto` and
+//! `application/connect+json`), for the streaming RPCs and for server
+//! reflection, which `buf curl` and other Connect clients call this way.
+//!
+//! Connect's envelopes are gRPC's frames (a flags byte, a 4-byte length, the
+//! message), so binary messages pass through unchanged in both directions;
+//! JSON messages are converted one envelope at a time. Where gRPC ends a
+//! response with trailers, Connect sends one last envelope (flags `0x02`)
+//! holding `{"error": ..., "metadata": ...}`: that is made from the trailers,
+//! or from the headers of a trailers-only response.
+
+use axum::body::Body;
+use axum::http::HeaderMap;
+use bytes::{BufMut, Bytes, BytesMut};
+use futures_util::StreamExt as _;
+use futures_util::stream;
+use http_body_util::BodyExt as _;
+use prost_reflect::MessageDescriptor;
+use tonic::Code;
+
+use super::wire::{ConnectError, Encoding};
+
+/// The flags of Connect's last envelope of a response.
+const END_STREAM: u8 = 0x02;
+
+/// Envelopes cut from a byte stream as they complete.
+#[derive(Default)]
+struct Envelopes {
+    buffer: BytesMut,
+}
+
+impl Envelopes {
+    /// The next whole envelope, if one has arrived: its flags and message. A
+    /// length over `limit` is an error before any of its bytes are kept.
+    fn next(&mut self, limit: usize) -> Result<Option<(u8, Bytes)>, ConnectError> {
+        let Some(head) = self.buffer.get(..5) else {
+            return Ok(None);
+        };
+        let length = u32::from_be_bytes([head[1], head[2], head[3], head[4]]) as usize;
+        if length > limit {
+            return Err(ConnectError::new(
+                Code::ResourceExhausted,
+                format!("a message of {length} bytes is over this server's limit of {limit}"),
+            ));
+        }
+        if self.buffer.len() < 5 + length {
+            return Ok(None);
+        }
+        let mut envelope = self.buffer.split_to(5 + length);
+        Ok(Some((envelope[0], envelope.split_off(5).freeze())))
+    }
+}
+
+/// `message` in an envelope with `flags`.
+fn envelope(flags: u8, message: &[u8]) -> Bytes {
+    let mut out = BytesMut::with_capacity(5 + message.len());
+    out.put_u8(flags);
+    out.put_u32(u32::try_from(message.len()).unwrap_or(u32::MAX));
+    out.put_slice(message);
+    out.freeze()
+}
+
+/// A request body of JSON envelopes as the binary frames the gRPC service
+/// reads. A bad message ends the body with `INVALID_ARGUMENT`, which the call
+/// ends with.
+pub(super) fn json_requests(body: Body, input: MessageDescriptor, limit: usize) -> Body {
+    let state = Some((body.into_data_stream(), Envelopes::default()));
+    let frames = stream::unfold(state, move |state| {
+        let input = input.clone();
+        async move {
+            let (mut data, mut envelopes) = state?;
+            loop {
+                match envelopes.next(limit) {
+                    Err(error) => return Some((Err(error.into_status()), None)),
+                    Ok(Some((flags, _))) if flags != 0 => {
+                        let error = ConnectError::new(
+                            Code::Unimplemented,
+                            "compressed or flagged request messages are not accepted",
+                        );
+                        return Some((Err(error.into_status()), None));
+                    }
+                    Ok(Some((_, message))) => {
+                        let converted = Encoding::Json
+                            .request_message(&input, message)
+                            .map(|binary| envelope(0, &binary))
+                            .map_err(ConnectError::into_status);
+                        let next = converted.is_ok().then_some((data, envelopes));
+                        return Some((converted, next));
+                    }
+                    Ok(None) => {}
+                }
+                match data.next().await {
+                    Some(Ok(chunk)) => envelopes.buffer.extend_from_slice(&chunk),
+                    Some(Err(error)) => {
+                        let status = tonic::Status::cancelled(format!("request body: {error}"));
+                        return Some((Err(status), None));
+                    }
+                    None if envelopes.buffer.is_empty() => return None,
+                    None => {
+                        let status = tonic::Status::invalid_argument(
+                            "the request body ends inside a message",
+                        );
+                        return Some((Err(status), None));
+                    }
+                }
+            }
+        }
+    });
+    Body::from_stream(frames)
+}
+
+/// What a response stream's translation has seen so far.
+struct Reading {
+    body: Body,
+    envelopes: Envelopes,
+    /// The status of a trailers-only response (in its headers), if it was one.
+    early: Option<tonic::Status>,
+}
+
+/// The Connect response body for a gRPC response `body`: its messages (as JSON
+/// when `encoding` is), then the end-of-stream envelope. `early` is the status
+/// a trailers-only response carried in its headers.
+pub(super) fn responses(
+    body: Body,
+    early: Option<tonic::Status>,
+    encoding: Encoding,
+    output: MessageDescriptor,
+) -> Body {
+    let state = Some(Reading {
+        body,
+        envelopes: Envelopes::default(),
+        early,
+    });
+    let chunks = stream::unfold(state, move |state| {
+        let output = output.clone();
+        async move {
+            let mut reading = state?;
+            let Some(frame) = reading.body.frame().await else {
+                let end = match reading.early.take() {
+                    Some(status) => end_stream(&status, &HeaderMap::new()),
+                    None => end_stream_error(&ConnectError::new(
+                        Code::Unknown,
+                        "the call ended with no status",
+                    )),
+                };
+                return Some((Ok::<_, std::convert::Infallible>(end), None));
+            };
+            let frame = match frame {
+                Ok(frame) => frame,
+                Err(error) => {
+                    let error =
+                        ConnectError::new(Code::Internal, format!("the call failed: {error}"));
+                    return Some((Ok(end_stream_error(&error)), None));
+                }
+            };
+            let frame = match frame.into_trailers() {
+                Ok(trailers) => {
+                    let status = tonic::Status::from_header_map(&trailers)
+                        .unwrap_or_else(|| tonic::Status::unknown("the call ended with no status"));
+                    return Some((Ok(end_stream(&status, &trailers)), None));
+                }
+                Err(frame) => frame,
+            };
+            let Ok(data) = frame.into_data() else {
+                return Some((Ok(Bytes::new()), Some(reading)));
+            };
+            if encoding == Encoding::Proto {
+                return Some((Ok(data), Some(reading)));
+            }
+            reading.envelopes.buffer.extend_from_slice(&data);
+            match json_messages(&mut reading.envelopes, &output) {
+                Ok(chunk) => Some((Ok(chunk), Some(reading))),
+                Err(error) => Some((Ok(end_stream_error(&error)), None)),
+            }
+        }
+    });
+    Body::from_stream(chunks)
+}
+
+/// The whole binary messages `envelopes` holds, as JSON envelopes.
+fn json_messages(
+    envelopes: &mut Envelopes,
+    output: &MessageDescriptor,
+) -> Result<Bytes, ConnectError> {
+    let mut out = BytesMut::new();
+    while let Some((_, message)) = envelopes.next(usize::MAX)? {
+        let json = Encoding::Json.response_body(output, message)?;
+        out.extend_from_slice(&envelope(0, &json));
+    }
+    Ok(out.freeze())
+}
+
+/// The end-of-stream envelope for a call that ended with `status`, its
+/// `trailers` (gRPC's own aside) as the metadata.
+fn end_stream(status: &tonic::Status, trailers: &HeaderMap) -> Bytes {
+    let mut end = serde_json::Map::new();
+    if status.code() != Code::Ok {
+        let error = ConnectError::from_status(status, HeaderMap::new());
+        end.insert("error".into(), error.to_json());
+    }
+    let mut metadata = serde_json::Map::new();
+    for name in trailers.keys() {
+        if name.as_str().starts_with("grpc-") {
+            continue;
+        }
+        let values = trailers
+            .get_all(name)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .map(|value| serde_json::Value::from(value.to_owned()));
+        metadata.insert(name.as_str().to_owned(), values.collect());
+    }
+    if !metadata.is_empty() {
+        end.insert("metadata".into(), metadata.into());
+    }
+    envelope(
+        END_STREAM,
+        serde_json::Value::Object(end).to_string().as_bytes(),
+    )
+}
+
+/// The end-of-stream envelope for an error of the translation's own.
+pub(super) fn end_stream_error(error: &ConnectError) -> Bytes {
+    let end = serde_json::json!({ "error": error.to_json() });
+    envelope(END_STREAM, end.to_string().as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelopes_are_cut_as_they_complete_and_oversized_ones_refused() {
+        let mut envelopes = Envelopes::default();
+        let whole = [envelope(0, b"ab"), envelope(1, b"c")].concat();
+        envelopes.buffer.extend_from_slice(&whole[..4]);
+        assert!(envelopes.next(10).unwrap().is_none());
+        envelopes.buffer.extend_from_slice(&whole[4..]);
+        assert_eq!(
+            envelopes.next(10).unwrap(),
+            Some((0, Bytes::from_static(b"ab")))
+        );
+        assert_eq!(
+            envelopes.next(10).unwrap(),
+            Some((1, Bytes::from_static(b"c")))
+        );
+        assert!(envelopes.next(10).unwrap().is_none());
+        envelopes
+            .buffer
+            .extend_from_slice(&envelope(0, b"too long"));
+        assert!(envelopes.next(3).is_err());
+    }
+
+    #[test]
+    fn the_last_envelope_carries_the_error_and_the_trailers() {
+        let mut trailers = HeaderMap::new();
+        trailers.insert("grpc-status", "5".parse().unwrap());
+        trailers.insert("x-cost", "3".parse().unwrap());
+        let end = end_stream(&tonic::Status::not_found("no such puzzle"), &trailers);
+        assert_eq!(end[0], END_STREAM);
+        let json: serde_json::Value = serde_json::from_slice(&end[5..]).unwrap();
+        assert_eq!(json["error"]["code"], "not_found");
+        assert_eq!(json["error"]["message"], "no such puzzle");
+        assert_eq!(json["metadata"]["x-cost"][0], "3");
+        assert!(json["metadata"].get("grpc-status").is_none());
+        let ok = end_stream(&tonic::Status::ok(""), &HeaderMap::new());
+        assert_eq!(&ok[5..], b"{}");
+    }
+}

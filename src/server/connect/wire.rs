@@ -1,0 +1,346 @@
+//! The Connect protocol's unary wire format: message bodies in JSON (the proto3
+//! JSON mapping) or binary proto, the gRPC frames they travel in inside the
+//! server, and errors as Connect sends them: a JSON body
+//! `{"code": "invalid_argument", "message": ..., "details": [...]}` with the HTTP
+//! status the Connect specification maps each code to.
+
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD_NO_PAD;
+use bytes::{BufMut, Bytes, BytesMut};
+use prost::Message as _;
+use prost_reflect::{DeserializeOptions, DynamicMessage, MessageDescriptor};
+use tonic::Code;
+
+/// How a Connect body is encoded, from its `content-type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Encoding {
+    /// `application/json`: the proto3 JSON mapping.
+    Json,
+    /// `application/proto`: the binary protobuf encoding.
+    Proto,
+}
+
+impl Encoding {
+    /// The encoding a unary Connect request's `content-type` names, if any
+    /// (parameters such as `charset` aside).
+    pub fn of(content_type: &str) -> Option<Encoding> {
+        let media = content_type.split(';').next().unwrap_or("").trim();
+        if media.eq_ignore_ascii_case("application/json") {
+            Some(Encoding::Json)
+        } else if media.eq_ignore_ascii_case("application/proto") {
+            Some(Encoding::Proto)
+        } else {
+            None
+        }
+    }
+
+    /// The encoding a Connect streaming request's `content-type` names, if any.
+    pub fn of_stream(content_type: &str) -> Option<Encoding> {
+        let media = content_type.split(';').next().unwrap_or("").trim();
+        let (prefix, rest) = media.split_at_checked("application/connect+".len())?;
+        if !prefix.eq_ignore_ascii_case("application/connect+") {
+            return None;
+        }
+        Encoding::of(&format!("application/{rest}"))
+    }
+
+    /// The `content-type` of a streaming response in this encoding.
+    pub fn stream_content_type(self) -> HeaderValue {
+        HeaderValue::from_static(match self {
+            Encoding::Json => "application/connect+json",
+            Encoding::Proto => "application/connect+proto",
+        })
+    }
+
+    /// The `content-type` of a successful response in this encoding.
+    pub fn content_type(self) -> HeaderValue {
+        HeaderValue::from_static(match self {
+            Encoding::Json => "application/json",
+            Encoding::Proto => "application/proto",
+        })
+    }
+
+    /// The request body as the binary message the gRPC service reads: JSON is
+    /// parsed against `input`, strictly (an unknown field or enum name is an
+    /// error, not silently dropped: a typo must not turn into a default), proto
+    /// is checked to decode. An empty body is the empty message in either
+    /// encoding.
+    pub fn request_message(
+        self,
+        input: &MessageDescriptor,
+        body: Bytes,
+    ) -> Result<Bytes, ConnectError> {
+        if body.is_empty() {
+            return Ok(body);
+        }
+        match self {
+            Encoding::Proto => match DynamicMessage::decode(input.clone(), body.clone()) {
+                Ok(_) => Ok(body),
+                Err(error) => Err(ConnectError::new(
+                    Code::InvalidArgument,
+                    format!("the body is not a binary {}: {error}", input.full_name()),
+                )),
+            },
+            Encoding::Json => {
+                let options = DeserializeOptions::new();
+                let mut json = serde_json::Deserializer::from_slice(&body);
+                let message =
+                    DynamicMessage::deserialize_with_options(input.clone(), &mut json, &options)
+                        .and_then(|message| json.end().map(|()| message))
+                        .map_err(|error| {
+                            ConnectError::new(
+                                Code::InvalidArgument,
+                                format!("the body is not a JSON {}: {error}", input.full_name()),
+                            )
+                        })?;
+                Ok(message.encode_to_vec().into())
+            }
+        }
+    }
+
+    /// The response body for the binary `message` of type `output`.
+    pub fn response_body(
+        self,
+        output: &MessageDescriptor,
+        message: Bytes,
+    ) -> Result<Bytes, ConnectError> {
+        match self {
+            Encoding::Proto => Ok(message),
+            Encoding::Json => DynamicMessage::decode(output.clone(), message)
+                .ok()
+                .and_then(|message| serde_json::to_vec(&message).ok())
+                .map(Bytes::from)
+                .ok_or_else(|| {
+                    ConnectError::new(
+                        Code::Internal,
+                        format!("the response is no {}", output.full_name()),
+                    )
+                }),
+        }
+    }
+}
+
+/// `message` in one uncompressed gRPC frame.
+pub(super) fn frame(message: &[u8]) -> Result<Bytes, ConnectError> {
+    let length = u32::try_from(message.len()).map_err(|_| {
+        ConnectError::new(Code::ResourceExhausted, "the request message is too large")
+    })?;
+    let mut framed = BytesMut::with_capacity(5 + message.len());
+    framed.put_u8(0);
+    framed.put_u32(length);
+    framed.put_slice(message);
+    Ok(framed.freeze())
+}
+
+/// The message of a unary gRPC response body: one uncompressed frame.
+pub(super) fn unframe(mut body: Bytes) -> Result<Bytes, ConnectError> {
+    let broken = || ConnectError::new(Code::Internal, "the response is not one gRPC message");
+    if body.len() < 5 || body[0] != 0 {
+        return Err(broken());
+    }
+    let length = u32::from_be_bytes([body[1], body[2], body[3], body[4]]) as usize;
+    if body.len() != 5 + length {
+        return Err(broken());
+    }
+    Ok(body.split_off(5))
+}
+
+/// An error as a Connect unary response carries it.
+#[derive(Debug)]
+pub(super) struct ConnectError {
+    code: Code,
+    message: String,
+    /// Each detail's fully-qualified type name and its encoded message.
+    details: Vec<(String, Vec<u8>)>,
+    /// An HTTP status other than the code's (415 for an unknown content type).
+    http_status: Option<StatusCode>,
+    /// Response headers and trailers to send with it (boxed: errors stay small).
+    headers: Box<HeaderMap>,
+}
+
+impl ConnectError {
+    /// An error with `code` and `message` and no details.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        ConnectError {
+            code,
+            message: message.into(),
+            details: Vec::new(),
+            http_status: None,
+            headers: Box::default(),
+        }
+    }
+
+    /// The error a gRPC `status` stands for, its details (such as a
+    /// `google.rpc.BadRequest`) kept, and the response headers and trailers
+    /// that came with it.
+    pub fn from_status(status: &tonic::Status, headers: HeaderMap) -> Self {
+        let details = tonic_types::pb::Status::decode(status.details())
+            .map(|decoded| decoded.details)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|any| {
+                let name = any.type_url.rsplit('/').next().unwrap_or("").to_owned();
+                (name, any.value)
+            })
+            .collect();
+        ConnectError {
+            details,
+            headers: Box::new(headers),
+            ..ConnectError::new(status.code(), status.message())
+        }
+    }
+
+    /// The same error, sent with HTTP status `status` instead of the code's.
+    pub fn with_http_status(mut self, status: StatusCode) -> Self {
+        self.http_status = Some(status);
+        self
+    }
+
+    /// The same error, sent with `name: value` among its headers.
+    pub fn with_header(mut self, name: header::HeaderName, value: HeaderValue) -> Self {
+        self.headers.insert(name, value);
+        self
+    }
+
+    /// The error as a gRPC status (its details dropped), for a request body
+    /// that the gRPC service should end the call with.
+    pub fn into_status(self) -> tonic::Status {
+        tonic::Status::new(self.code, self.message)
+    }
+
+    /// The Connect error code's name.
+    pub fn code_name(&self) -> &'static str {
+        code_name(self.code)
+    }
+}
+
+impl ConnectError {
+    /// The error as Connect's JSON has it: `code`, and `message` and `details`
+    /// when there are any (a detail's `value` is its message in base64).
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut body = serde_json::Map::new();
+        body.insert("code".into(), self.code_name().into());
+        if !self.message.is_empty() {
+            body.insert("message".into(), self.message.clone().into());
+        }
+        if !self.details.is_empty() {
+            let details = self.details.iter().map(|(name, value)| {
+                serde_json::json!({"type": name, "value": STANDARD_NO_PAD.encode(value)})
+            });
+            body.insert("details".into(), details.collect());
+        }
+        serde_json::Value::Object(body)
+    }
+}
+
+impl IntoResponse for ConnectError {
+    fn into_response(self) -> Response {
+        let status = self.http_status.unwrap_or_else(|| http_status(self.code));
+        let mut response = (status, self.to_json().to_string()).into_response();
+        let headers = response.headers_mut();
+        headers.extend(*self.headers);
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        response
+    }
+}
+
+/// The Connect name of a gRPC code.
+fn code_name(code: Code) -> &'static str {
+    match code {
+        Code::Ok => "ok",
+        Code::Cancelled => "canceled",
+        Code::Unknown => "unknown",
+        Code::InvalidArgument => "invalid_argument",
+        Code::DeadlineExceeded => "deadline_exceeded",
+        Code::NotFound => "not_found",
+        Code::AlreadyExists => "already_exists",
+        Code::PermissionDenied => "permission_denied",
+        Code::ResourceExhausted => "resource_exhausted",
+        Code::FailedPrecondition => "failed_precondition",
+        Code::Aborted => "aborted",
+        Code::OutOfRange => "out_of_range",
+        Code::Unimplemented => "unimplemented",
+        Code::Internal => "internal",
+        Code::Unavailable => "unavailable",
+        Code::DataLoss => "data_loss",
+        Code::Unauthenticated => "unauthenticated",
+    }
+}
+
+/// The HTTP status the Connect specification gives a code.
+fn http_status(code: Code) -> StatusCode {
+    match code {
+        Code::Ok => StatusCode::OK,
+        Code::Cancelled => StatusCode::from_u16(499).unwrap_or(StatusCode::BAD_REQUEST),
+        Code::InvalidArgument | Code::FailedPrecondition | Code::OutOfRange => {
+            StatusCode::BAD_REQUEST
+        }
+        Code::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::AlreadyExists | Code::Aborted => StatusCode::CONFLICT,
+        Code::PermissionDenied => StatusCode::FORBIDDEN,
+        Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
+        Code::Unimplemented => StatusCode::NOT_IMPLEMENTED,
+        Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+        Code::Unknown | Code::Internal | Code::DataLoss => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_types_name_the_encodings() {
+        assert_eq!(Encoding::of("application/json"), Some(Encoding::Json));
+        assert_eq!(
+            Encoding::of("application/json; charset=utf-8"),
+            Some(Encoding::Json)
+        );
+        assert_eq!(Encoding::of("Application/Proto"), Some(Encoding::Proto));
+        for other in [
+            "application/grpc",
+            "application/connect+json",
+            "text/plain",
+            "",
+        ] {
+            assert_eq!(Encoding::of(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn frames_round_trip_and_broken_ones_are_refused() {
+        let framed = frame(b"abc").unwrap();
+        assert_eq!(&framed[..], b"\0\0\0\0\x03abc");
+        assert_eq!(&unframe(framed).unwrap()[..], b"abc");
+        for broken in [&b"\0\0\0"[..], b"\x01\0\0\0\x01a", b"\0\0\0\0\x02a"] {
+            assert!(unframe(Bytes::copy_from_slice(broken)).is_err());
+        }
+    }
+
+    #[test]
+    fn codes_map_to_the_specified_http_statuses() {
+        assert_eq!(http_status(Code::InvalidArgument), StatusCode::BAD_REQUEST);
+        assert_eq!(
+            http_status(Code::FailedPrecondition),
+            StatusCode::BAD_REQUEST
+        );
+        assert_eq!(http_status(Code::Unauthenticated), StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            http_status(Code::ResourceExhausted),
+            StatusCode::TOO_MANY_REQUESTS
+        );
+        assert_eq!(
+            http_status(Code::DeadlineExceeded),
+            StatusCode::GATEWAY_TIMEOUT
+        );
+        assert_eq!(http_status(Code::Cancelled).as_u16(), 499);
+        assert_eq!(code_name(Code::Cancelled), "canceled");
+    }
+}
