@@ -3,8 +3,9 @@
 //! window of puzzles in flight and takes more from the shared queue as its answers
 //! come, so a faster or idler server gets more; when a server fails, the puzzles
 //! it had not answered go back to the queue for the others, so every puzzle is
-//! answered once. A client only: knows nothing of the server's insides, nor of
-//! the output format.
+//! answered once, and the server is called again after a pause (a replica
+//! restarting in a rolling update comes back), a bounded number of times. A
+//! client only: knows nothing of the server's insides, nor of the output format.
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -25,6 +26,13 @@ const WINDOW: usize = 2048;
 /// Puzzles in one request message (81-cell lines with short ids: about 6 KiB,
 /// well under the servers' default 64 KiB message limit).
 const PER_MESSAGE: usize = 256;
+
+/// Calls made to one server before it is given up for the run; the pauses
+/// between them double from `FIRST_PAUSE` to at most `LONGEST_PAUSE` (about 9 s
+/// in all), and end early once every puzzle is answered.
+const ATTEMPTS: u32 = 8;
+const FIRST_PAUSE: Duration = Duration::from_millis(200);
+const LONGEST_PAUSE: Duration = Duration::from_secs(2);
 
 /// What to ask of every puzzle.
 #[derive(Debug, Clone, Default)]
@@ -96,6 +104,21 @@ impl Shared {
         }
     }
 
+    /// Waits `pause`, or less if every puzzle is answered meanwhile; whether
+    /// some are still left.
+    async fn wait_unless_done(&self, pause: Duration) -> bool {
+        let mut changed = self.changed.subscribe();
+        let done = async {
+            while self.left() > 0 {
+                if changed.changed().await.is_err() {
+                    return;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(pause, done).await;
+        self.left() > 0
+    }
+
     /// Puts puzzles a server did not answer back at the front of the queue.
     fn give_back(&self, indices: impl IntoIterator<Item = usize>) {
         let mut state = self
@@ -146,18 +169,12 @@ pub async fn solve(
     let mut tasks = tokio::task::JoinSet::new();
     for server in servers {
         let (shared, puzzles, settings) = (shared.clone(), puzzles.clone(), settings.clone());
-        tasks.spawn(async move {
-            let name = server.address.clone();
-            serve(&server, &shared, &puzzles, &settings)
-                .await
-                .map_err(|error| format!("{name}: {error}"))
-        });
+        tasks.spawn(async move { keep_serving(&server, &shared, &puzzles, &settings).await });
     }
     let mut failures = Vec::new();
     while let Some(done) = tasks.join_next().await {
         match done {
-            Ok(Ok(())) => {}
-            Ok(Err(failure)) => failures.push(failure),
+            Ok(failed) => failures.extend(failed),
             Err(panic) => failures.push(panic.to_string()),
         }
     }
@@ -178,6 +195,29 @@ pub async fn solve(
         .flatten()
         .collect();
     Ok(Answered { answers, failures })
+}
+
+/// One server's share of the run, called again after each failure (up to
+/// `ATTEMPTS` calls) while puzzles are left; `address: why` for each failure.
+async fn keep_serving(
+    server: &Target,
+    shared: &Shared,
+    puzzles: &[String],
+    settings: &Settings,
+) -> Vec<String> {
+    let mut failures = Vec::new();
+    let mut pause = FIRST_PAUSE;
+    for attempt in 1..=ATTEMPTS {
+        match serve(server, shared, puzzles, settings).await {
+            Ok(()) => break,
+            Err(error) => failures.push(format!("{}: {error}", server.address)),
+        }
+        if attempt == ATTEMPTS || !shared.wait_unless_done(pause).await {
+            break;
+        }
+        pause = (pause * 2).min(LONGEST_PAUSE);
+    }
+    failures
 }
 
 /// One server's share of the run: a `SolveBatch` call fed from the queue until

@@ -87,11 +87,16 @@ async fn remote_output_equals_local_output_with_one_server_and_with_three() {
 /// `sudokud serve` on a free port, with its metrics on another; the child and
 /// both addresses.
 fn spawn_server() -> (Child, String, String) {
+    spawn_server_at("127.0.0.1:0")
+}
+
+/// `sudokud serve` listening on `listen`, its metrics on a free port.
+fn spawn_server_at(listen: &str) -> (Child, String, String) {
     let mut child = sudokud()
         .args([
             "serve",
             "--listen",
-            "127.0.0.1:0",
+            listen,
             "--metrics-listen",
             "127.0.0.1:0",
         ])
@@ -176,7 +181,41 @@ fn a_server_killed_mid_run_loses_no_answer_and_repeats_none() {
         "the output differs from local solve's"
     );
     let warnings = String::from_utf8(output.stderr).unwrap();
-    assert!(warnings.contains("went to the other servers"), "{warnings}");
+    assert!(warnings.contains("went back to the queue"), "{warnings}");
     drop(servers);
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn a_lone_server_restarted_mid_run_is_called_again_and_the_run_completes() {
+    let path = input("restarted", "forum_hardest_1905_11plus.txt", 6_000);
+    let local = solve(&path, &[]).stdout;
+    let (child, grpc, metrics) = spawn_server();
+    let mut first = Server(child);
+    let remote = sudokud()
+        .args(["solve", "--remote", &grpc])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut looks = 0;
+    while solved(&metrics) < 200 {
+        looks += 1;
+        assert!(looks < 1_000_000, "the server never got to work");
+    }
+    first.0.kill().unwrap();
+    first.0.wait().unwrap();
+    // The same address again, as a restarted replica would be.
+    let (child, _, _) = spawn_server_at(&grpc);
+    let _second = Server(child);
+    let output = remote.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        output.stdout, local,
+        "the output differs from local solve's"
+    );
+    let warnings = String::from_utf8(output.stderr).unwrap();
+    assert!(warnings.contains(&grpc), "{warnings}");
     std::fs::remove_file(path).unwrap();
 }
