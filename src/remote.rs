@@ -144,7 +144,8 @@ impl Shared {
 pub struct Answered {
     /// What was kept of each answer, in input order.
     pub answers: Vec<String>,
-    /// `address: why`, for each server that failed.
+    /// A line for each server that failed: `address: why`, and how the calls
+    /// made to it again went.
     pub failures: Vec<String>,
 }
 
@@ -198,26 +199,53 @@ pub async fn solve(
 }
 
 /// One server's share of the run, called again after each failure (up to
-/// `ATTEMPTS` calls) while puzzles are left; `address: why` for each failure.
+/// `ATTEMPTS` calls) while puzzles are left; a line saying how it failed, if it
+/// did: the first failure, and how the calls after it went.
 async fn keep_serving(
     server: &Target,
     shared: &Shared,
     puzzles: &[String],
     settings: &Settings,
-) -> Vec<String> {
+) -> Option<String> {
     let mut failures = Vec::new();
+    let mut served = false;
     let mut pause = FIRST_PAUSE;
     for attempt in 1..=ATTEMPTS {
         match serve(server, shared, puzzles, settings).await {
-            Ok(()) => break,
-            Err(error) => failures.push(format!("{}: {error}", server.address)),
+            Ok(()) => {
+                served = true;
+                break;
+            }
+            Err(error) => failures.push(said(&*error)),
         }
         if attempt == ATTEMPTS || !shared.wait_unless_done(pause).await {
             break;
         }
         pause = (pause * 2).min(LONGEST_PAUSE);
     }
-    failures
+    let first = failures.first()?;
+    let mut line = format!(
+        "{}: {first}; its unanswered puzzles went back to the queue",
+        server.address
+    );
+    let again = failures.len() - 1 + usize::from(served);
+    if again > 0 {
+        let last = match (served, failures.last()) {
+            (true, _) | (false, None) => "it served again".to_owned(),
+            (false, Some(last)) => format!("the last failed too: {last}"),
+        };
+        line.push_str(&format!(" (called again {again} times; {last})"));
+    }
+    Some(line)
+}
+
+/// A failure in a line: a status as its code and message (tonic's own text
+/// repeats the transport's error chain), anything else with its causes.
+fn said(error: &(dyn std::error::Error + Send + Sync + 'static)) -> String {
+    match error.downcast_ref::<tonic::Status>() {
+        Some(status) => format!("{:?}: {}", status.code(), status.message()),
+        None => crate::client::describe(error),
+    }
 }
 
 /// One server's share of the run: a `SolveBatch` call fed from the queue until

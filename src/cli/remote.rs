@@ -50,7 +50,7 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
         solving.await
     })?;
     for failure in &answered_all.failures {
-        eprintln!("warning: {failure}; its unanswered puzzles went back to the queue");
+        eprintln!("warning: {failure}");
     }
     for (index, line) in sent.into_iter().zip(answered_all.answers) {
         lines[index] = Some(line);
