@@ -145,6 +145,45 @@ fn solved(metrics: &str) -> u64 {
         .sum()
 }
 
+/// `sudokud solve --remote servers path`, running.
+fn spawn_remote(servers: &str, path: &std::path::Path) -> Child {
+    sudokud()
+        .args(["solve", "--remote", servers])
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Kills `server` without warning once the server at `metrics` has answered
+/// some puzzles (each look is a real round trip; bounded).
+fn kill_once_at_work(server: &mut Server, metrics: &str) {
+    let mut looks = 0;
+    while solved(metrics) < 200 {
+        looks += 1;
+        assert!(looks < 1_000_000, "the server never got to work");
+    }
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+}
+
+/// The run's output equals local solve's, and its warnings name `server`'s
+/// puzzles going back to the queue.
+fn assert_complete(remote: Child, local: &[u8], server: &str) {
+    let output = remote.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        output.stdout, local,
+        "the output differs from local solve's"
+    );
+    let warnings = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        warnings.contains(server) && warnings.contains("went back to the queue"),
+        "{warnings}"
+    );
+}
+
 #[test]
 fn a_server_killed_mid_run_loses_no_answer_and_repeats_none() {
     let path = input("killed", "forum_hardest_1905_11plus.txt", 6_000);
@@ -156,32 +195,11 @@ fn a_server_killed_mid_run_loses_no_answer_and_repeats_none() {
         })
         .collect();
     let all: Vec<&str> = servers.iter().map(|(_, grpc, _)| grpc.as_str()).collect();
-    let remote = sudokud()
-        .args(["solve", "--remote", &all.join(",")])
-        .arg(&path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let remote = spawn_remote(&all.join(","), &path);
     let mut servers = servers.into_iter();
-    let (mut victim, _, metrics) = servers.next().unwrap();
-    // Once the first server has answered some puzzles (each look is a real round
-    // trip; bounded), it is killed without warning.
-    let mut looks = 0;
-    while solved(&metrics) < 200 {
-        looks += 1;
-        assert!(looks < 1_000_000, "the first server never got to work");
-    }
-    victim.0.kill().unwrap();
-    victim.0.wait().unwrap();
-    let output = remote.wait_with_output().unwrap();
-    assert!(output.status.success(), "{output:?}");
-    assert_eq!(
-        output.stdout, local,
-        "the output differs from local solve's"
-    );
-    let warnings = String::from_utf8(output.stderr).unwrap();
-    assert!(warnings.contains("went back to the queue"), "{warnings}");
+    let (mut victim, grpc, metrics) = servers.next().unwrap();
+    kill_once_at_work(&mut victim, &metrics);
+    assert_complete(remote, &local, &grpc);
     drop(servers);
     std::fs::remove_file(path).unwrap();
 }
@@ -192,30 +210,11 @@ fn a_lone_server_restarted_mid_run_is_called_again_and_the_run_completes() {
     let local = solve(&path, &[]).stdout;
     let (child, grpc, metrics) = spawn_server();
     let mut first = Server(child);
-    let remote = sudokud()
-        .args(["solve", "--remote", &grpc])
-        .arg(&path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut looks = 0;
-    while solved(&metrics) < 200 {
-        looks += 1;
-        assert!(looks < 1_000_000, "the server never got to work");
-    }
-    first.0.kill().unwrap();
-    first.0.wait().unwrap();
+    let remote = spawn_remote(&grpc, &path);
+    kill_once_at_work(&mut first, &metrics);
     // The same address again, as a restarted replica would be.
     let (child, _, _) = spawn_server_at(&grpc);
     let _second = Server(child);
-    let output = remote.wait_with_output().unwrap();
-    assert!(output.status.success(), "{output:?}");
-    assert_eq!(
-        output.stdout, local,
-        "the output differs from local solve's"
-    );
-    let warnings = String::from_utf8(output.stderr).unwrap();
-    assert!(warnings.contains(&grpc), "{warnings}");
+    assert_complete(remote, &local, &grpc);
     std::fs::remove_file(path).unwrap();
 }
