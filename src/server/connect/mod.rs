@@ -132,14 +132,11 @@ impl Connect {
         request: Request,
     ) -> Result<Response, ConnectError> {
         let (parts, body) = request.into_parts();
-        check_headers(&parts.headers)?;
-        let timeout = grpc_timeout(&parts.headers)?;
+        check_headers(&parts.headers, header::CONTENT_ENCODING)?;
         let body = read_body(body, self.max_body).await?;
         let message = encoding.request_message(&procedure.input, body)?;
-        let body = Body::from(wire::frame(&message)?);
-        let call = grpc_request(parts, &procedure.grpc_path, timeout, body)?;
-        let Ok(response) = self.grpc.clone().oneshot(call).await;
-        let (parts, body) = response.into_parts();
+        let body = Body::from(wire::envelope(0, &message)?);
+        let (parts, body) = self.call(parts, procedure, body).await?;
         let collected = body.collect().await.map_err(|error| {
             ConnectError::new(Code::Internal, format!("the call failed: {error}"))
         })?;
@@ -168,9 +165,7 @@ impl Connect {
             .insert(header::CONTENT_TYPE, encoding.content_type());
         Ok(response)
     }
-}
 
-impl Connect {
     /// One call in Connect's streaming form, made as a gRPC call on the gRPC
     /// routes with its messages streamed through as they come, both ways.
     async fn streaming(
@@ -180,22 +175,15 @@ impl Connect {
         request: Request,
     ) -> Result<Response, ConnectError> {
         let (parts, body) = request.into_parts();
-        if let Some(compression) = parts.headers.get("connect-content-encoding")
-            && compression != "identity"
-        {
-            return Err(ConnectError::new(
-                Code::Unimplemented,
-                format!("connect-content-encoding {compression:?} is not accepted: send identity"),
-            ));
-        }
-        let timeout = grpc_timeout(&parts.headers)?;
+        check_headers(
+            &parts.headers,
+            HeaderName::from_static("connect-content-encoding"),
+        )?;
         let body = match encoding {
             Encoding::Proto => body,
             Encoding::Json => stream::json_requests(body, procedure.input.clone(), self.max_body),
         };
-        let call = grpc_request(parts, &procedure.grpc_path, timeout, body)?;
-        let Ok(response) = self.grpc.clone().oneshot(call).await;
-        let (parts, body) = response.into_parts();
+        let (parts, body) = self.call(parts, procedure, body).await?;
         let early = tonic::Status::from_header_map(&parts.headers);
         let body = stream::responses(body, early, encoding, procedure.output.clone());
         let mut response = Response::new(body);
@@ -204,6 +192,21 @@ impl Connect {
             .headers_mut()
             .insert(header::CONTENT_TYPE, encoding.stream_content_type());
         Ok(response)
+    }
+
+    /// The gRPC call for a Connect request's `parts` (its deadline from
+    /// `Connect-Timeout-Ms`) and the framed `body`, made on the gRPC routes;
+    /// the response's head and body.
+    async fn call(
+        &self,
+        parts: Parts,
+        procedure: &Procedure,
+        body: Body,
+    ) -> Result<(axum::http::response::Parts, Body), ConnectError> {
+        let timeout = grpc_timeout(&parts.headers)?;
+        let call = grpc_request(parts, &procedure.grpc_path, timeout, body)?;
+        let Ok(response) = self.grpc.clone().oneshot(call).await;
+        Ok(response.into_parts())
     }
 }
 
@@ -246,8 +249,10 @@ pub(super) async fn serve(
 }
 
 /// Refuses a protocol version other than 1 (the header itself is optional:
-/// plain `curl` does not send it) and compressed bodies.
-fn check_headers(headers: &HeaderMap) -> Result<(), ConnectError> {
+/// plain `curl` does not send it) and compressed messages, which `compression`
+/// names (`content-encoding` for the unary form, `connect-content-encoding`
+/// for the streaming form).
+fn check_headers(headers: &HeaderMap, compression: HeaderName) -> Result<(), ConnectError> {
     if let Some(version) = headers.get("connect-protocol-version")
         && version != "1"
     {
@@ -256,12 +261,12 @@ fn check_headers(headers: &HeaderMap) -> Result<(), ConnectError> {
             format!("connect-protocol-version {version:?} is not served: this server speaks 1"),
         ));
     }
-    if let Some(encoding) = headers.get(header::CONTENT_ENCODING)
+    if let Some(encoding) = headers.get(&compression)
         && encoding != "identity"
     {
         return Err(ConnectError::new(
             Code::Unimplemented,
-            format!("content-encoding {encoding:?} is not accepted: send the body uncompressed"),
+            format!("{compression} {encoding:?} is not accepted: send messages uncompressed"),
         )
         .with_header(
             header::ACCEPT_ENCODING,

@@ -11,54 +11,17 @@
 
 use axum::body::Body;
 use axum::http::HeaderMap;
-use bytes::{BufMut, Bytes, BytesMut};
+use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt as _;
 use futures_util::stream;
 use http_body_util::BodyExt as _;
 use prost_reflect::MessageDescriptor;
 use tonic::Code;
 
-use super::wire::{ConnectError, Encoding};
+use super::wire::{ConnectError, Encoding, Envelopes, envelope};
 
 /// The flags of Connect's last envelope of a response.
 const END_STREAM: u8 = 0x02;
-
-/// Envelopes cut from a byte stream as they complete.
-#[derive(Default)]
-struct Envelopes {
-    buffer: BytesMut,
-}
-
-impl Envelopes {
-    /// The next whole envelope, if one has arrived: its flags and message. A
-    /// length over `limit` is an error before any of its bytes are kept.
-    fn next(&mut self, limit: usize) -> Result<Option<(u8, Bytes)>, ConnectError> {
-        let Some(head) = self.buffer.get(..5) else {
-            return Ok(None);
-        };
-        let length = u32::from_be_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        if length > limit {
-            return Err(ConnectError::new(
-                Code::ResourceExhausted,
-                format!("a message of {length} bytes is over this server's limit of {limit}"),
-            ));
-        }
-        if self.buffer.len() < 5 + length {
-            return Ok(None);
-        }
-        let mut envelope = self.buffer.split_to(5 + length);
-        Ok(Some((envelope[0], envelope.split_off(5).freeze())))
-    }
-}
-
-/// `message` in an envelope with `flags`.
-fn envelope(flags: u8, message: &[u8]) -> Bytes {
-    let mut out = BytesMut::with_capacity(5 + message.len());
-    out.put_u8(flags);
-    out.put_u32(u32::try_from(message.len()).unwrap_or(u32::MAX));
-    out.put_slice(message);
-    out.freeze()
-}
 
 /// A request body of JSON envelopes as the binary frames the gRPC service
 /// reads. A bad message ends the body with `INVALID_ARGUMENT`, which the call
@@ -82,7 +45,7 @@ pub(super) fn json_requests(body: Body, input: MessageDescriptor, limit: usize) 
                     Ok(Some((_, message))) => {
                         let converted = Encoding::Json
                             .request_message(&input, message)
-                            .map(|binary| envelope(0, &binary))
+                            .and_then(|binary| envelope(0, &binary))
                             .map_err(ConnectError::into_status);
                         let next = converted.is_ok().then_some((data, envelopes));
                         return Some((converted, next));
@@ -90,12 +53,12 @@ pub(super) fn json_requests(body: Body, input: MessageDescriptor, limit: usize) 
                     Ok(None) => {}
                 }
                 match data.next().await {
-                    Some(Ok(chunk)) => envelopes.buffer.extend_from_slice(&chunk),
+                    Some(Ok(chunk)) => envelopes.push(&chunk),
                     Some(Err(error)) => {
                         let status = tonic::Status::cancelled(format!("request body: {error}"));
                         return Some((Err(status), None));
                     }
-                    None if envelopes.buffer.is_empty() => return None,
+                    None if envelopes.is_empty() => return None,
                     None => {
                         let status = tonic::Status::invalid_argument(
                             "the request body ends inside a message",
@@ -167,7 +130,7 @@ pub(super) fn responses(
             if encoding == Encoding::Proto {
                 return Some((Ok(data), Some(reading)));
             }
-            reading.envelopes.buffer.extend_from_slice(&data);
+            reading.envelopes.push(&data);
             match json_messages(&mut reading.envelopes, &output) {
                 Ok(chunk) => Some((Ok(chunk), Some(reading))),
                 Err(error) => Some((Ok(end_stream_error(&error)), None)),
@@ -185,7 +148,7 @@ fn json_messages(
     let mut out = BytesMut::new();
     while let Some((_, message)) = envelopes.next(usize::MAX)? {
         let json = Encoding::Json.response_body(output, message)?;
-        out.extend_from_slice(&envelope(0, &json));
+        out.extend_from_slice(&envelope(0, &json)?);
     }
     Ok(out.freeze())
 }
@@ -213,43 +176,23 @@ fn end_stream(status: &tonic::Status, trailers: &HeaderMap) -> Bytes {
     if !metadata.is_empty() {
         end.insert("metadata".into(), metadata.into());
     }
-    envelope(
-        END_STREAM,
-        serde_json::Value::Object(end).to_string().as_bytes(),
-    )
+    end_envelope(&serde_json::Value::Object(end))
 }
 
 /// The end-of-stream envelope for an error of the translation's own.
 pub(super) fn end_stream_error(error: &ConnectError) -> Bytes {
-    let end = serde_json::json!({ "error": error.to_json() });
-    envelope(END_STREAM, end.to_string().as_bytes())
+    end_envelope(&serde_json::json!({ "error": error.to_json() }))
+}
+
+/// `end` in the last envelope. Its size is bounded by the status message and
+/// the trailers (the HTTP/2 header-list limit), so its length always fits.
+fn end_envelope(end: &serde_json::Value) -> Bytes {
+    envelope(END_STREAM, end.to_string().as_bytes()).unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn envelopes_are_cut_as_they_complete_and_oversized_ones_refused() {
-        let mut envelopes = Envelopes::default();
-        let whole = [envelope(0, b"ab"), envelope(1, b"c")].concat();
-        envelopes.buffer.extend_from_slice(&whole[..4]);
-        assert!(envelopes.next(10).unwrap().is_none());
-        envelopes.buffer.extend_from_slice(&whole[4..]);
-        assert_eq!(
-            envelopes.next(10).unwrap(),
-            Some((0, Bytes::from_static(b"ab")))
-        );
-        assert_eq!(
-            envelopes.next(10).unwrap(),
-            Some((1, Bytes::from_static(b"c")))
-        );
-        assert!(envelopes.next(10).unwrap().is_none());
-        envelopes
-            .buffer
-            .extend_from_slice(&envelope(0, b"too long"));
-        assert!(envelopes.next(3).is_err());
-    }
 
     #[test]
     fn the_last_envelope_carries_the_error_and_the_trailers() {

@@ -122,29 +122,68 @@ impl Encoding {
     }
 }
 
-/// `message` in one uncompressed gRPC frame.
-pub(super) fn frame(message: &[u8]) -> Result<Bytes, ConnectError> {
-    let length = u32::try_from(message.len()).map_err(|_| {
-        ConnectError::new(Code::ResourceExhausted, "the request message is too large")
-    })?;
+/// `message` in an envelope with `flags`: gRPC's frame and Connect's envelope
+/// are the same (a flags byte, a 4-byte length, the message).
+pub(super) fn envelope(flags: u8, message: &[u8]) -> Result<Bytes, ConnectError> {
+    let length = u32::try_from(message.len())
+        .map_err(|_| ConnectError::new(Code::ResourceExhausted, "the message is too large"))?;
     let mut framed = BytesMut::with_capacity(5 + message.len());
-    framed.put_u8(0);
+    framed.put_u8(flags);
     framed.put_u32(length);
     framed.put_slice(message);
     Ok(framed.freeze())
 }
 
+/// Envelopes (or gRPC frames) cut from a byte stream as they complete.
+#[derive(Default)]
+pub(super) struct Envelopes {
+    buffer: BytesMut,
+}
+
+impl Envelopes {
+    /// Takes more of the stream.
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.buffer.extend_from_slice(bytes);
+    }
+
+    /// Whether no byte is left over.
+    pub fn is_empty(&self) -> bool {
+        self.buffer.is_empty()
+    }
+
+    /// The next whole envelope, if one has arrived: its flags and message. A
+    /// length over `limit` is an error before any of its bytes are kept.
+    pub fn next(&mut self, limit: usize) -> Result<Option<(u8, Bytes)>, ConnectError> {
+        let Some(head) = self.buffer.get(..5) else {
+            return Ok(None);
+        };
+        let length = u32::from_be_bytes([head[1], head[2], head[3], head[4]]) as usize;
+        if length > limit {
+            return Err(ConnectError::new(
+                Code::ResourceExhausted,
+                format!("a message of {length} bytes is over this server's limit of {limit}"),
+            ));
+        }
+        if self.buffer.len() < 5 + length {
+            return Ok(None);
+        }
+        let mut envelope = self.buffer.split_to(5 + length);
+        Ok(Some((envelope[0], envelope.split_off(5).freeze())))
+    }
+}
+
 /// The message of a unary gRPC response body: one uncompressed frame.
-pub(super) fn unframe(mut body: Bytes) -> Result<Bytes, ConnectError> {
-    let broken = || ConnectError::new(Code::Internal, "the response is not one gRPC message");
-    if body.len() < 5 || body[0] != 0 {
-        return Err(broken());
+pub(super) fn unframe(body: Bytes) -> Result<Bytes, ConnectError> {
+    let mut frames = Envelopes {
+        buffer: BytesMut::from(body),
+    };
+    match frames.next(usize::MAX) {
+        Ok(Some((0, message))) if frames.is_empty() => Ok(message),
+        _ => Err(ConnectError::new(
+            Code::Internal,
+            "the response is not one gRPC message",
+        )),
     }
-    let length = u32::from_be_bytes([body[1], body[2], body[3], body[4]]) as usize;
-    if body.len() != 5 + length {
-        return Err(broken());
-    }
-    Ok(body.split_off(5))
 }
 
 /// An error as a Connect unary response carries it.
@@ -316,12 +355,32 @@ mod tests {
 
     #[test]
     fn frames_round_trip_and_broken_ones_are_refused() {
-        let framed = frame(b"abc").unwrap();
+        let framed = envelope(0, b"abc").unwrap();
         assert_eq!(&framed[..], b"\0\0\0\0\x03abc");
         assert_eq!(&unframe(framed).unwrap()[..], b"abc");
         for broken in [&b"\0\0\0"[..], b"\x01\0\0\0\x01a", b"\0\0\0\0\x02a"] {
             assert!(unframe(Bytes::copy_from_slice(broken)).is_err());
         }
+    }
+
+    #[test]
+    fn envelopes_are_cut_as_they_complete_and_oversized_ones_refused() {
+        let mut envelopes = Envelopes::default();
+        let whole = [envelope(0, b"ab").unwrap(), envelope(1, b"c").unwrap()].concat();
+        envelopes.push(&whole[..4]);
+        assert!(envelopes.next(10).unwrap().is_none());
+        envelopes.push(&whole[4..]);
+        assert_eq!(
+            envelopes.next(10).unwrap(),
+            Some((0, Bytes::from_static(b"ab")))
+        );
+        assert_eq!(
+            envelopes.next(10).unwrap(),
+            Some((1, Bytes::from_static(b"c")))
+        );
+        assert!(envelopes.next(10).unwrap().is_none());
+        envelopes.push(&envelope(0, b"too long").unwrap());
+        assert!(envelopes.next(3).is_err());
     }
 
     #[test]
