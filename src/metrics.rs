@@ -159,6 +159,19 @@ impl Metrics {
             .observe(elapsed.as_secs_f64());
     }
 
+    /// Records the search times of finished solves (algorithm, time), looking
+    /// an algorithm's histogram up once for a run of its solves.
+    pub fn solved_all(&self, solves: &[(&'static str, Duration)]) {
+        for run in solves.chunk_by(|one, next| one.0 == next.0) {
+            let histogram = self.solve_seconds.get_or_create(&AlgorithmLabels {
+                algorithm: run[0].0,
+            });
+            for (_, elapsed) in run {
+                histogram.observe(elapsed.as_secs_f64());
+            }
+        }
+    }
+
     /// Counts a call a limit turned away or ended.
     pub fn rejected(&self, limit: &'static str) {
         self.limit_rejections

@@ -1,7 +1,7 @@
 //! `sudokud solve`: one puzzle a line from a file or stdin, answered on every
 //! core in input order, one answer a line, with progress on a terminal.
 
-use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -34,16 +34,16 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
 
 /// The text of `file`, or of stdin when it is absent or `-`.
 pub(super) fn read_input(file: Option<&std::path::Path>) -> io::Result<String> {
-    let mut input: Box<dyn BufRead> = match file {
-        Some(path) if path.as_os_str() != "-" => Box::new(io::BufReader::new(
-            std::fs::File::open(path)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
-        )),
-        _ => Box::new(io::stdin().lock()),
-    };
-    let mut text = String::new();
-    input.read_to_string(&mut text)?;
-    Ok(text)
+    match file {
+        // One read into a string of the file's size.
+        Some(path) if path.as_os_str() != "-" => std::fs::read_to_string(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+        _ => {
+            let mut text = String::new();
+            io::stdin().lock().read_to_string(&mut text)?;
+            Ok(text)
+        }
+    }
 }
 
 /// The threads a command asked for, or one per core.

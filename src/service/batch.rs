@@ -9,7 +9,7 @@
 //! are at most the queues' sizes. Knows nothing of the transport.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex, mpsc};
 use tokio::task::JoinSet;
@@ -22,7 +22,7 @@ use super::call::{
 };
 use super::outlet::{Cut, Outlet};
 use super::slots::Slot;
-use super::tracker::LiveSolve;
+use super::tracker::{Computing, LiveSolve};
 use super::unary::LongSolve;
 use super::{Readiness, SudokuSolver};
 use crate::board::Board;
@@ -45,7 +45,7 @@ const QUEUED_PER_WORKER: usize = 4 * CHUNK;
 
 /// How long a worker keeps its slot over several puzzles before it lets others
 /// that wait have it.
-const FAIR_TURN: std::time::Duration = std::time::Duration::from_micros(200);
+const FAIR_TURN: Duration = Duration::from_micros(200);
 
 impl SudokuSolver {
     /// Starts the batch's tasks and returns its answer stream at once.
@@ -169,7 +169,8 @@ impl SudokuSolver {
     /// Answers a chunk under one slot, each puzzle as `Solve` would: a turn of
     /// at most `FAIR_TURN` here, on the compute pool if it needs more (in slices,
     /// its slot taking turns there). After each turn's worth of puzzles the task
-    /// yields, and the slot goes back when other work waits.
+    /// yields, and the slot goes back when other work waits. The chunk's search
+    /// times go into the metrics together.
     async fn answer_chunk(
         &self,
         chunk: Vec<pb::BatchPuzzle>,
@@ -177,24 +178,22 @@ impl SudokuSolver {
         reused: &mut Option<Search>,
     ) -> Vec<pb::BatchAnswer> {
         let mut answers = Vec::with_capacity(chunk.len());
-        let mut held = None;
-        let mut since = Instant::now();
+        let mut timings = Vec::with_capacity(chunk.len());
+        let mut turn = None;
         for puzzle in chunk {
-            let id = puzzle.id.clone();
-            let prepared = match prepare(&puzzle, &self.limits) {
+            let prepared = prepare(&puzzle, &self.limits);
+            let id = puzzle.id;
+            let prepared = match prepared {
                 Ok(prepared) => prepared,
                 Err(status) => {
                     answers.push(failed(id, &status));
                     continue;
                 }
             };
-            let slot = match held.take() {
-                Some(slot) => slot,
+            let current = match turn.take() {
+                Some(current) => current,
                 None => match self.slots.admit(deadline).await {
-                    Ok(slot) => {
-                        since = Instant::now();
-                        (slot, self.tracker.enter())
-                    }
+                    Ok(slot) => Turn::start(self, (slot, self.tracker.enter())),
                     Err(status) => {
                         answers.push(failed(id, &status));
                         continue;
@@ -202,31 +201,35 @@ impl SudokuSolver {
                 },
             };
             let (algorithm, mode) = (prepared.1, prepared.2);
-            let (outcome, back) = self.solve_one(prepared, slot, deadline, reused).await;
-            held = back;
+            let (outcome, back) = self.solve_one(prepared, current, deadline, reused).await;
+            if let Ok(Ok(report)) = &outcome {
+                timings.push((algorithm.name(), report.stats.elapsed));
+            }
             answers.push(self.answered(id, outcome, algorithm, mode));
-            if since.elapsed() >= FAIR_TURN {
+            turn = back;
+            if let Some(over) = turn.take_if(|current| current.used >= FAIR_TURN) {
                 // A turn is over: the runtime's other tasks run, and the slot goes
                 // to whoever waits for one.
-                if self.slots.contended() {
-                    held = None;
-                }
+                let held = over.end();
+                let kept = (!self.slots.contended()).then_some(held);
                 tokio::task::yield_now().await;
-                since = Instant::now();
+                turn = kept.map(|held| Turn::start(self, held));
             }
         }
+        self.tracker.metrics.solved_all(&timings);
         answers
     }
 
-    /// One puzzle under `held`: a turn here, the rest on the compute pool. The
-    /// slot comes back when the turn was enough (the pool's turns use it up).
+    /// One puzzle in `turn`: here until the turn's time is up, then on the
+    /// compute pool. The turn comes back when the puzzle finished in it (the
+    /// pool's turns use the slot up).
     async fn solve_one(
         &self,
         (board, algorithm, mode, max_steps): Prepared,
-        (slot, live): (Slot, LiveSolve),
+        mut turn: Turn,
         deadline: Option<Instant>,
         reused: &mut Option<Search>,
-    ) -> (Solved, Option<(Slot, LiveSolve)>) {
+    ) -> (Solved, Option<Turn>) {
         let control = Control {
             max_steps,
             stop: None,
@@ -234,27 +237,31 @@ impl SudokuSolver {
             deadline,
             timed: true,
             slice_steps: u64::MAX,
-            // A puzzle gets one turn here; one that needs more goes on on the
-            // compute pool, in slices.
-            slice_until: Some(Instant::now() + FAIR_TURN),
+            // A puzzle gets a turn here (counted from where the turn's searches
+            // have got to, without a clock read); one that needs more goes on on
+            // the compute pool, in slices.
+            slice_until: Some(turn.started + turn.used + FAIR_TURN),
         };
         let search = Search::reuse(reused, &board, algorithm, mode);
-        let progress = {
-            let _computing = self.tracker.computing_slice();
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                search.run(&control, &mut NoEvents)
-            }))
-        };
+        let progress = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            search.run(&control, &mut NoEvents)
+        }));
         match progress {
             Err(_) => (Err(solver_failed()), None),
-            Ok(Progress::Done(outcome)) => (Ok(outcome), Some((slot, live))),
+            Ok(Progress::Done(outcome)) => {
+                turn.used = match &outcome {
+                    Ok(report) => turn.used + report.stats.elapsed,
+                    Err(_) => turn.started.elapsed(),
+                };
+                (Ok(outcome), Some(turn))
+            }
             Ok(Progress::Paused) => {
                 let search = reused.take().expect("the search just run");
                 let job = LongSolve {
                     max_steps,
                     deadline,
                 };
-                let outcome = self.continue_on_pool(search, (slot, live), job).await;
+                let outcome = self.continue_on_pool(search, turn.end(), job).await;
                 let outcome = outcome.map(|(search, outcome)| {
                     *reused = Some(search);
                     outcome
@@ -282,9 +289,6 @@ impl SudokuSolver {
             }
             Err(status) => return failed(id, &status),
         };
-        self.tracker
-            .metrics
-            .solved(algorithm.name(), report.stats.elapsed);
         let solved = convert::solve_response(&report, algorithm, mode);
         pb::BatchAnswer {
             id,
@@ -296,6 +300,32 @@ impl SudokuSolver {
             code: 0,
             error: String::new(),
         }
+    }
+}
+
+/// A worker's hold on a solve slot over several puzzles: counted as computing
+/// while it lasts, and over once its searches have taken `FAIR_TURN`.
+struct Turn {
+    held: (Slot, LiveSolve),
+    _computing: Computing,
+    started: Instant,
+    /// The search time of the turn's puzzles so far.
+    used: Duration,
+}
+
+impl Turn {
+    fn start(service: &SudokuSolver, held: (Slot, LiveSolve)) -> Turn {
+        Turn {
+            held,
+            _computing: service.tracker.computing_slice(),
+            started: Instant::now(),
+            used: Duration::ZERO,
+        }
+    }
+
+    /// The slot, no longer computing.
+    fn end(self) -> (Slot, LiveSolve) {
+        self.held
     }
 }
 

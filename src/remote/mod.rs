@@ -12,12 +12,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use bytes::Bytes;
 use tokio::sync::{mpsc, watch};
 use tokio_stream::wrappers::ReceiverStream;
 
 use crate::client::{Target, authorized};
-use crate::pb::sudoku_service_client::SudokuServiceClient;
-use crate::pb::{self, BatchAnswer, BatchPuzzle, SolveBatchRequest};
+
+pub mod wire;
+
+pub use wire::Answer;
 
 /// Puzzles a server may hold unanswered: enough to keep its workers busy across a
 /// round trip, few enough that the work spreads by demand.
@@ -45,9 +48,17 @@ pub struct Settings {
     pub max_steps: u64,
 }
 
-/// What a run keeps of each answer, made as it arrives (so that answers do not
-/// pile up whole): the caller's output line, say.
-pub type Keep = Arc<dyn Fn(BatchAnswer) -> String + Send + Sync>;
+/// What a run makes of its answers.
+pub struct Output {
+    /// What is kept of each answer, made as it arrives: the caller's output
+    /// line, say (a solution's `Bytes` is a slice of the message it came in).
+    pub keep: Box<dyn Fn(Answer) -> Bytes + Send + Sync>,
+    /// Answers so far (for a progress display).
+    pub answered: Arc<AtomicUsize>,
+    /// What was kept, in input order, as soon as every earlier puzzle is
+    /// answered too: a run's output flows while it goes.
+    pub in_order: std::sync::mpsc::Sender<Vec<Bytes>>,
+}
 
 /// Why a run could not answer every puzzle.
 pub type RemoteError = Box<dyn std::error::Error + Send + Sync>;
@@ -57,15 +68,26 @@ struct Shared {
     state: Mutex<State>,
     /// Bumped when puzzles go back to the queue and when the last is answered.
     changed: watch::Sender<u64>,
-    /// Answers so far (for a progress display).
-    answered: Arc<AtomicUsize>,
-    keep: Keep,
+    output: Output,
 }
 
 struct State {
-    queue: VecDeque<usize>,
-    answers: Vec<Option<String>>,
+    /// Puzzles a server gave back unanswered, sent again first.
+    returned: VecDeque<usize>,
+    /// Puzzles never sent yet.
+    fresh: std::ops::Range<usize>,
+    /// What was kept of the answers from `next` on, by index - `next`; the
+    /// answers before `next` went out.
+    waiting: VecDeque<Option<Bytes>>,
+    /// The first puzzle whose answer has not gone out.
+    next: usize,
     left: usize,
+}
+
+impl State {
+    fn is_answered(&self, index: usize) -> bool {
+        index < self.next || matches!(self.waiting.get(index - self.next), Some(Some(_)))
+    }
 }
 
 impl Shared {
@@ -74,8 +96,12 @@ impl Shared {
             .state
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
-        let count = most.min(state.queue.len());
-        state.queue.drain(..count).collect()
+        let again = most.min(state.returned.len());
+        let mut taken: Vec<usize> = state.returned.drain(..again).collect();
+        let fresh = state.fresh.start..state.fresh.end.min(state.fresh.start + most - again);
+        state.fresh.start = fresh.end;
+        taken.extend(fresh);
+        taken
     }
 
     fn left(&self) -> usize {
@@ -83,22 +109,39 @@ impl Shared {
     }
 
     /// Records the answers of one message that this server was waiting for.
-    fn answer(&self, answers: Vec<(usize, BatchAnswer)>) {
+    fn answer(&self, answers: Vec<(usize, Answer)>) {
         let mut state = self
             .state
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
         let mut taken = 0;
         for (index, answer) in answers {
-            if let Some(slot @ None) = state.answers.get_mut(index) {
-                *slot = Some((self.keep)(answer));
-                taken += 1;
+            // Only indices this server was sent come here: `waiting` stays
+            // within the run.
+            if state.is_answered(index) {
+                continue;
             }
+            let place = index - state.next;
+            if state.waiting.len() <= place {
+                state.waiting.resize(place + 1, None);
+            }
+            state.waiting[place] = Some((self.output.keep)(answer));
+            taken += 1;
         }
         state.left -= taken;
+        let mut ready = Vec::new();
+        while let Some(Some(_)) = state.waiting.front() {
+            ready.extend(state.waiting.pop_front().flatten());
+            state.next += 1;
+        }
+        if !ready.is_empty() {
+            // Sent under the lock, so that runs go out in order. A receiver
+            // gone (the caller stopped reading) only loses the output.
+            let _ = self.output.in_order.send(ready);
+        }
         let done = state.left == 0;
         drop(state);
-        self.answered.fetch_add(taken, Ordering::Relaxed);
+        self.output.answered.fetch_add(taken, Ordering::Relaxed);
         if done {
             self.changed.send_modify(|generation| *generation += 1);
         }
@@ -127,45 +170,37 @@ impl Shared {
             .unwrap_or_else(|poison| poison.into_inner());
         let mut back: Vec<usize> = indices
             .into_iter()
-            .filter(|&index| state.answers[index].is_none())
+            .filter(|&index| !state.is_answered(index))
             .collect();
         back.sort_unstable();
         for index in back.into_iter().rev() {
-            state.queue.push_front(index);
+            state.returned.push_front(index);
         }
         drop(state);
         self.changed.send_modify(|generation| *generation += 1);
     }
 }
 
-/// A run's answers, and the servers that failed on the way (their puzzles went to
-/// the others).
-#[derive(Debug)]
-pub struct Answered {
-    /// What was kept of each answer, in input order.
-    pub answers: Vec<String>,
-    /// A line for each server that failed: `address: why`, and how the calls
-    /// made to it again went.
-    pub failures: Vec<String>,
-}
-
-/// Solves `puzzles` (81-cell lines) on `servers`; what `keep` makes of each
-/// answer, in input order. `answered` counts them as they come.
+/// Solves `puzzles` (puzzle texts, UTF-8) on `servers`, handing what `output`
+/// keeps of each answer over in input order; a line for each server that failed
+/// on the way (`address: why`, and how the calls made to it again went), whose
+/// puzzles went to the others.
 pub async fn solve(
     servers: Vec<Target>,
-    puzzles: Arc<Vec<String>>,
+    puzzles: Arc<Vec<Bytes>>,
     settings: Settings,
-    (keep, answered): (Keep, Arc<AtomicUsize>),
-) -> Result<Answered, RemoteError> {
+    output: Output,
+) -> Result<Vec<String>, RemoteError> {
     let shared = Arc::new(Shared {
         state: Mutex::new(State {
-            queue: (0..puzzles.len()).collect(),
-            answers: vec![None; puzzles.len()],
+            returned: VecDeque::new(),
+            fresh: 0..puzzles.len(),
+            waiting: VecDeque::new(),
+            next: 0,
             left: puzzles.len(),
         }),
         changed: watch::Sender::new(0),
-        answered,
-        keep,
+        output,
     });
     let mut tasks = tokio::task::JoinSet::new();
     for server in servers {
@@ -179,23 +214,15 @@ pub async fn solve(
             Err(panic) => failures.push(panic.to_string()),
         }
     }
-    let mut state = shared
-        .state
-        .lock()
-        .unwrap_or_else(|poison| poison.into_inner());
-    if state.left > 0 {
+    let left = shared.left();
+    if left > 0 {
         return Err(format!(
-            "{} puzzles not answered: every server failed ({})",
-            state.left,
+            "{left} puzzles not answered: every server failed ({})",
             failures.join("; ")
         )
         .into());
     }
-    let answers = std::mem::take(&mut state.answers)
-        .into_iter()
-        .flatten()
-        .collect();
-    Ok(Answered { answers, failures })
+    Ok(failures)
 }
 
 /// One server's share of the run, called again after each failure (up to
@@ -204,7 +231,7 @@ pub async fn solve(
 async fn keep_serving(
     server: &Target,
     shared: &Shared,
-    puzzles: &[String],
+    puzzles: &[Bytes],
     settings: &Settings,
 ) -> Option<String> {
     let mut failures = Vec::new();
@@ -253,7 +280,7 @@ fn said(error: &(dyn std::error::Error + Send + Sync + 'static)) -> String {
 async fn serve(
     server: &Target,
     shared: &Shared,
-    puzzles: &[String],
+    puzzles: &[Bytes],
     settings: &Settings,
 ) -> Result<(), RemoteError> {
     let mut mine: HashSet<usize> = HashSet::new();
@@ -267,17 +294,16 @@ async fn serve(
 async fn follow(
     server: &Target,
     shared: &Shared,
-    puzzles: &[String],
+    puzzles: &[Bytes],
     settings: &Settings,
     mine: &mut HashSet<usize>,
 ) -> Result<(), RemoteError> {
     let channel = server.connect(Some(Duration::from_secs(10))).await?;
     let authorization = server.authorization()?;
-    let (requests, outgoing) = mpsc::channel::<SolveBatchRequest>(2);
+    let (requests, outgoing) = mpsc::channel::<wire::Puzzles>(2);
     let mut sender = Some(requests);
-    let mut client = SudokuServiceClient::new(channel);
     let call = authorized(ReceiverStream::new(outgoing), authorization.as_ref());
-    let mut answers = client.solve_batch(call).await?.into_inner();
+    let mut answers = wire::solve_batch(channel, call).await?;
     let mut changed = shared.changed.subscribe();
     loop {
         if let Some(requests) = &sender {
@@ -300,9 +326,9 @@ async fn follow(
 
 /// Sends more puzzles while this server has room in its window.
 fn refill(
-    requests: &mpsc::Sender<SolveBatchRequest>,
+    requests: &mpsc::Sender<wire::Puzzles>,
     shared: &Shared,
-    puzzles: &[String],
+    puzzles: &[Bytes],
     settings: &Settings,
     mine: &mut HashSet<usize>,
 ) {
@@ -314,10 +340,10 @@ fn refill(
         if taken.is_empty() {
             return;
         }
-        let message = SolveBatchRequest {
+        let message = wire::Puzzles {
             puzzles: taken
                 .iter()
-                .map(|&index| BatchPuzzle {
+                .map(|&index| wire::Puzzle {
                     id: index.to_string(),
                     puzzle: puzzles[index].clone(),
                     algorithm: settings.algorithm,
@@ -331,12 +357,12 @@ fn refill(
     }
 }
 
-fn take_answers(message: pb::SolveBatchResponse, shared: &Shared, mine: &mut HashSet<usize>) {
+fn take_answers(message: wire::Answers, shared: &Shared, mine: &mut HashSet<usize>) {
     let answers = message
         .answers
         .into_iter()
         .filter_map(|answer| {
-            let index = answer.id.parse::<usize>().ok()?;
+            let index = answer.index()?;
             mine.remove(&index).then_some((index, answer))
         })
         .collect();
