@@ -98,8 +98,6 @@ fn print_in_order(here: Here, answers: &mpsc::Receiver<Vec<Bytes>>) -> io::Resul
             printer.line(&answer)?;
             printer.lines_here()?;
         }
-        // Show what is done before waiting for more.
-        printer.out.flush()?;
     }
     Ok(())
 }
