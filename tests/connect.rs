@@ -120,6 +120,90 @@ async fn binary_proto_bodies_round_trip() {
 }
 
 #[tokio::test]
+async fn methods_without_side_effects_answer_connects_get_form() {
+    let server = start().await;
+    let address = server.address;
+    let path = "/sudoku.v1.SudokuService/Solve";
+    let (posted, expected) =
+        post_json(address, path, &format!(r#"{{"puzzle": "{PUZZLE}"}}"#), &[]).await;
+    assert_eq!(posted.status, 200);
+    // The JSON message percent-encoded, as a form would send it.
+    let json: String = format!(r#"{{"puzzle": "{PUZZLE}"}}"#)
+        .bytes()
+        .map(|byte| match byte {
+            b' ' => "+".to_owned(),
+            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' => char::from(byte).to_string(),
+            other => format!("%{other:02X}"),
+        })
+        .collect();
+    let got = http(
+        address,
+        "GET",
+        &format!("{path}?connect=v1&encoding=json&message={json}"),
+        &[],
+        b"",
+    )
+    .await;
+    assert_eq!(
+        (got.status, got.header("content-type")),
+        (200, Some("application/json"))
+    );
+    let answer: Value = serde_json::from_slice(&got.body).unwrap();
+    assert_eq!(answer["solution"], expected["solution"]);
+
+    // Binary proto in base64url, without padding.
+    let request = pb::RateRequest {
+        puzzle: PUZZLE.to_owned(),
+    };
+    let message = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(request.encode_to_vec());
+    let rate = "/sudoku.v1.SudokuService/Rate";
+    let got = http(
+        address,
+        "GET",
+        &format!("{rate}?encoding=proto&base64=1&message={message}"),
+        &[],
+        b"",
+    )
+    .await;
+    assert_eq!(
+        (got.status, got.header("content-type")),
+        (200, Some("application/proto"))
+    );
+    let rated = pb::RateResponse::decode(&got.body[..]).unwrap();
+    assert!(rated.rating > 0.0, "{rated:?}");
+
+    // What GET cannot do is refused with a reason.
+    let bare = http(address, "GET", &format!("{path}?encoding=json"), &[], b"").await;
+    let error: Value = serde_json::from_slice(&bare.body).unwrap();
+    assert_eq!(
+        (bare.status, error["code"].as_str()),
+        (400, Some("invalid_argument"))
+    );
+    assert!(
+        error["message"].as_str().unwrap().contains("message"),
+        "{error}"
+    );
+    let bad_puzzle = http(
+        address,
+        "GET",
+        &format!("{path}?encoding=json&message=%7B%22puzzle%22%3A%221%22%7D"),
+        &[],
+        b"",
+    )
+    .await;
+    assert_eq!(bad_puzzle.status, 400);
+    // Generate's answer is random when it has no seed: not for caching.
+    let generate = "/sudoku.v1.SudokuService/Generate?encoding=json&message=%7B%7D";
+    let refused = http(address, "GET", generate, &[], b"").await;
+    assert_eq!(
+        (refused.status, refused.header("allow")),
+        (405, Some("POST"))
+    );
+    let put = http(address, "PUT", path, &[], b"").await;
+    assert_eq!((put.status, put.header("allow")), (405, Some("GET, POST")));
+}
+
+#[tokio::test]
 async fn bad_json_and_bad_puzzles_get_connect_errors_with_their_http_status() {
     let server = start().await;
     let (response, json) = post_json(server.address, "/v1/solve", r#"{"puzzle": "#, &[]).await;

@@ -11,14 +11,20 @@
 //! translated back (`trailer-` headers, errors as Connect JSON). Nothing here
 //! knows an RPC by name: the procedures come from the descriptor sets.
 //!
+//! Methods the proto declares without side effects (Solve, Rate, Hint) also
+//! answer Connect's GET form at their gRPC path (`get`), the message in the
+//! query, so that an answer can be cached.
+//!
 //! The Connect streaming form (`application/connect+proto` or `+json`) is
 //! translated the same way, message by message, for the streaming RPCs and
 //! server reflection (which `buf curl` calls that way).
 //!
 //! - `procedures`: which paths are answered, and their message types;
+//! - `get`: the GET form's query;
 //! - `stream`: the streaming form's envelopes and its end-of-stream message;
 //! - `wire`: bodies, frames and Connect errors.
 
+mod get;
 mod procedures;
 mod stream;
 mod wire;
@@ -79,16 +85,13 @@ impl Connect {
         let Some(procedure) = self.procedures.get(path) else {
             return Route::Pass;
         };
+        // GET at the method's own path (an alias is declared as a POST).
+        let get = procedure.unary && procedure.cacheable && path == procedure.grpc_path;
+        if get && request.method() == Method::GET {
+            return Route::Get(procedure.clone());
+        }
         if request.method() != Method::POST {
-            let error = ConnectError::new(
-                Code::Unimplemented,
-                format!("{path} takes POST, not {}", request.method()),
-            );
-            return Route::Refuse(
-                error
-                    .with_http_status(StatusCode::METHOD_NOT_ALLOWED)
-                    .with_header(header::ALLOW, HeaderValue::from_static("POST")),
-            );
+            return Route::Refuse(method_not_allowed(path, request.method(), get));
         }
         if let Some(encoding) = Encoding::of_stream(content_type) {
             return Route::Stream(procedure.clone(), encoding);
@@ -134,6 +137,27 @@ impl Connect {
         let (parts, body) = request.into_parts();
         check_headers(&parts.headers, header::CONTENT_ENCODING)?;
         let body = read_body(body, self.max_body).await?;
+        self.answer(procedure, encoding, parts, body).await
+    }
+
+    /// One unary call in Connect's GET form: the message from the query.
+    async fn get(&self, procedure: &Procedure, request: Request) -> Result<Response, ConnectError> {
+        let (parts, _) = request.into_parts();
+        check_headers(&parts.headers, header::CONTENT_ENCODING)?;
+        let query = parts.uri.query().unwrap_or("");
+        let (encoding, body) = get::message(query, self.max_body)?;
+        self.answer(procedure, encoding, parts, body).await
+    }
+
+    /// A unary call's answer to the request message `body`, made as a gRPC
+    /// call on the gRPC routes.
+    async fn answer(
+        &self,
+        procedure: &Procedure,
+        encoding: Encoding,
+        parts: Parts,
+        body: Bytes,
+    ) -> Result<Response, ConnectError> {
         let message = encoding.request_message(&procedure.input, body)?;
         let body = Body::from(wire::envelope(0, &message)?);
         let (parts, body) = self.call(parts, procedure, body).await?;
@@ -218,6 +242,8 @@ enum Route {
     Refuse(ConnectError),
     /// A unary Connect call.
     Unary(Arc<Procedure>, Encoding),
+    /// A unary call in Connect's GET form.
+    Get(Arc<Procedure>),
     /// A call in Connect's streaming form.
     Stream(Arc<Procedure>, Encoding),
 }
@@ -235,6 +261,10 @@ pub(super) async fn serve(
             .unary(&procedure, encoding, request)
             .await
             .unwrap_or_else(IntoResponse::into_response),
+        Route::Get(procedure) => connect
+            .get(&procedure, request)
+            .await
+            .unwrap_or_else(IntoResponse::into_response),
         Route::Stream(procedure, encoding) => connect
             .streaming(&procedure, encoding, request)
             .await
@@ -246,6 +276,17 @@ pub(super) async fn serve(
                 response
             }),
     }
+}
+
+/// The refusal of `method` at `path`, which takes POST (and GET when `get`).
+fn method_not_allowed(path: &str, method: &Method, get: bool) -> ConnectError {
+    let allowed = if get { "GET, POST" } else { "POST" };
+    ConnectError::new(
+        Code::Unimplemented,
+        format!("{path} takes {allowed}, not {method}"),
+    )
+    .with_http_status(StatusCode::METHOD_NOT_ALLOWED)
+    .with_header(header::ALLOW, HeaderValue::from_static(allowed))
 }
 
 /// Refuses a protocol version other than 1 (the header itself is optional:

@@ -20,6 +20,9 @@ pub(super) struct Procedure {
     pub output: MessageDescriptor,
     /// Whether the RPC takes and gives one message (the only kind served here).
     pub unary: bool,
+    /// Whether the proto declares it without side effects
+    /// (`idempotency_level = NO_SIDE_EFFECTS`): it is also served to GET.
+    pub cacheable: bool,
 }
 
 /// The paths the translation answers.
@@ -44,6 +47,7 @@ impl Procedures {
                     input: method.input(),
                     output: method.output(),
                     unary: !method.is_client_streaming() && !method.is_server_streaming(),
+                    cacheable: no_side_effects(&method),
                 });
                 for alias in http_posts(&pool, &method) {
                     by_path.insert(alias, procedure.clone());
@@ -59,6 +63,15 @@ impl Procedures {
         self.by_path.get(path)
     }
 }
+
+/// Whether `method` is declared `idempotency_level = NO_SIDE_EFFECTS`.
+fn no_side_effects(method: &MethodDescriptor) -> bool {
+    let level = method.method_descriptor_proto().options.as_ref();
+    level.and_then(|options| options.idempotency_level) == Some(NO_SIDE_EFFECTS)
+}
+
+/// `MethodOptions.IdempotencyLevel.NO_SIDE_EFFECTS` in descriptor.proto.
+const NO_SIDE_EFFECTS: i32 = 1;
 
 /// The `post` paths of `method`'s `google.api.http` bindings (the rule and its
 /// additional bindings) whose body is the whole request and whose path has no
@@ -98,7 +111,7 @@ mod tests {
     fn every_method_by_its_path_and_the_declared_aliases() {
         let procedures = Procedures::new(&[crate::pb::FILE_DESCRIPTOR_SET]).unwrap();
         let solve = procedures.get("/sudoku.v1.SudokuService/Solve").unwrap();
-        assert!(solve.unary);
+        assert!(solve.unary && solve.cacheable);
         assert_eq!(solve.input.full_name(), "sudoku.v1.SolveRequest");
         assert_eq!(solve.output.full_name(), "sudoku.v1.SolveResponse");
         let alias = procedures.get("/v1/solve").unwrap();
@@ -118,6 +131,8 @@ mod tests {
             .get("/sudoku.v1.SudokuService/SolveSteps")
             .unwrap();
         assert!(!steps.unary);
+        let generate = procedures.get("/v1/generate").unwrap();
+        assert!(!generate.cacheable);
         assert!(procedures.get("/v1/solve_steps").is_none());
     }
 }
