@@ -44,6 +44,13 @@ pub struct CloseLabels {
     pub reason: &'static str,
 }
 
+/// Labels of a Connect request refused before it became a call.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RefusalLabels {
+    /// The Connect error code, e.g. `invalid_argument`, `unimplemented`.
+    pub code: &'static str,
+}
+
 /// Every metric the service keeps. Cheap to update from any thread.
 #[derive(Debug)]
 pub struct Metrics {
@@ -74,6 +81,9 @@ pub struct Metrics {
     pub connections_open: Gauge,
     /// Connections the server closed, by reason.
     pub connections_closed: Family<CloseLabels, Counter>,
+    /// Connect requests refused before a call was made (a body that is not the
+    /// request message, a content type, method or header not served), by code.
+    pub connect_refusals: Family<RefusalLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -106,6 +116,11 @@ impl Metrics {
                 "Connections the server closed: handshake timeout, cap",
             ),
             calls: register_new(&mut r, "calls", "Calls by method and status code"),
+            connect_refusals: register_new(
+                &mut r,
+                "connect_refusals",
+                "Connect requests refused before a call was made, by Connect code",
+            ),
             solve_seconds: register(
                 &mut r,
                 "solve_seconds",
@@ -170,6 +185,13 @@ impl Metrics {
                 histogram.observe(elapsed.as_secs_f64());
             }
         }
+    }
+
+    /// Counts a Connect request refused before it became a call.
+    pub fn connect_refused(&self, code: &'static str) {
+        self.connect_refusals
+            .get_or_create(&RefusalLabels { code })
+            .inc();
     }
 
     /// Counts a call a limit turned away or ended.

@@ -256,6 +256,18 @@ async fn bad_json_and_bad_puzzles_get_connect_errors_with_their_http_status() {
     let (response, json) = post_json(server.address, "/v1/solve", &unsolvable, &[]).await;
     assert_eq!(response.status, 200);
     assert_eq!(json["outcome"], "OUTCOME_UNSOLVABLE");
+
+    // The three bodies that were no SolveRequest were refused before any call
+    // and counted as such; the bad puzzle was a call, counted with the calls.
+    let metrics = server.metrics.render();
+    assert!(
+        metrics.contains("sudokud_connect_refusals_total{code=\"invalid_argument\"} 3"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("sudokud_calls_total{method=\"Solve\",code=\"InvalidArgument\"} 2"),
+        "{metrics}"
+    );
 }
 
 #[tokio::test]

@@ -107,6 +107,7 @@ pub async fn run(
         service.metrics(),
     );
     let max_body = service.limits().max_message_bytes;
+    let metrics = service.metrics();
     let grpc = grpc_routes(service, &transport, health_service)?;
     let connect = connect::Connect::new(
         &[
@@ -117,6 +118,7 @@ pub async fn run(
         ],
         grpc.clone(),
         max_body,
+        metrics,
     )
     .map_err(ServeError::Descriptors)?;
     let app = web::router(

@@ -20,10 +20,12 @@
 //! server reflection (which `buf curl` calls that way).
 //!
 //! - `procedures`: which paths are answered, and their message types;
+//! - `calls`: the gRPC call's headers and deadline, and the response's headers;
 //! - `get`: the GET form's query;
 //! - `stream`: the streaming form's envelopes and its end-of-stream message;
 //! - `wire`: bodies, frames and Connect errors.
 
+mod calls;
 mod get;
 mod procedures;
 mod stream;
@@ -35,7 +37,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Version, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
@@ -43,6 +45,8 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use tonic::Code;
 use tower::ServiceExt as _;
 
+use crate::metrics::Metrics;
+use calls::{grpc_request, grpc_timeout, response_headers};
 use procedures::{Procedure, Procedures};
 use wire::{ConnectError, Encoding};
 
@@ -54,6 +58,8 @@ pub(super) struct Connect {
     grpc: Router,
     /// The largest request body read (the server's `--max-message-bytes`).
     max_body: usize,
+    /// Where refusals are counted.
+    metrics: Arc<Metrics>,
 }
 
 impl Connect {
@@ -63,12 +69,26 @@ impl Connect {
         descriptor_sets: &[&[u8]],
         grpc: Router,
         max_body: usize,
+        metrics: Arc<Metrics>,
     ) -> Result<Arc<Self>, prost_reflect::DescriptorError> {
         Ok(Arc::new(Connect {
             procedures: Procedures::new(descriptor_sets)?,
             grpc,
             max_body,
+            metrics,
         }))
+    }
+
+    /// Counts and logs `error` if it refused the request at `path` before any
+    /// call was made (a call's own errors are the service's to count), and
+    /// hands it on.
+    fn noted(&self, path: &str, error: ConnectError) -> ConnectError {
+        if error.is_refusal() {
+            let code = error.code_name();
+            self.metrics.connect_refused(code);
+            tracing::info!(path, code, "connect request refused: {}", error.message());
+        }
+        error
     }
 
     /// What to do with `request`.
@@ -254,27 +274,34 @@ pub(super) async fn serve(
     request: Request,
     next: Next,
 ) -> Response {
+    let path = request.uri().path().to_owned();
+    let noted = |error| connect.noted(&path, error);
     match connect.route(&request) {
         Route::Pass => next.run(request).await,
-        Route::Refuse(error) => error.into_response(),
-        Route::Unary(procedure, encoding) => connect
-            .unary(&procedure, encoding, request)
-            .await
-            .unwrap_or_else(IntoResponse::into_response),
-        Route::Get(procedure) => connect
-            .get(&procedure, request)
-            .await
-            .unwrap_or_else(IntoResponse::into_response),
-        Route::Stream(procedure, encoding) => connect
-            .streaming(&procedure, encoding, request)
-            .await
-            .unwrap_or_else(|error| {
-                let mut response = Response::new(Body::from(stream::end_stream_error(&error)));
-                response
-                    .headers_mut()
-                    .insert(header::CONTENT_TYPE, encoding.stream_content_type());
-                response
-            }),
+        Route::Refuse(error) => noted(error).into_response(),
+        Route::Unary(procedure, encoding) => {
+            match connect.unary(&procedure, encoding, request).await {
+                Ok(response) => response,
+                Err(error) => noted(error).into_response(),
+            }
+        }
+        Route::Get(procedure) => match connect.get(&procedure, request).await {
+            Ok(response) => response,
+            Err(error) => noted(error).into_response(),
+        },
+        Route::Stream(procedure, encoding) => {
+            match connect.streaming(&procedure, encoding, request).await {
+                Ok(response) => response,
+                Err(error) => {
+                    let body = Body::from(stream::end_stream_error(&noted(error)));
+                    let mut response = Response::new(body);
+                    response
+                        .headers_mut()
+                        .insert(header::CONTENT_TYPE, encoding.stream_content_type());
+                    response
+                }
+            }
+        }
     }
 }
 
@@ -317,31 +344,6 @@ fn check_headers(headers: &HeaderMap, compression: HeaderName) -> Result<(), Con
     Ok(())
 }
 
-/// `Connect-Timeout-Ms` (at most 10 digits) as a `grpc-timeout` value.
-fn grpc_timeout(headers: &HeaderMap) -> Result<Option<HeaderValue>, ConnectError> {
-    let Some(value) = headers.get("connect-timeout-ms") else {
-        return Ok(None);
-    };
-    let millis = value
-        .to_str()
-        .ok()
-        .filter(|text| (1..=10).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|text| text.parse::<u64>().ok())
-        .ok_or_else(|| {
-            ConnectError::new(
-                Code::InvalidArgument,
-                format!("connect-timeout-ms {value:?} is not a whole number of milliseconds (1 to 10 digits)"),
-            )
-        })?;
-    // grpc-timeout takes at most 8 digits: whole seconds, rounded up, beyond that.
-    let text = if millis <= 99_999_999 {
-        format!("{millis}m")
-    } else {
-        format!("{}S", millis.div_ceil(1000))
-    };
-    Ok(HeaderValue::from_str(&text).ok())
-}
-
 /// The request body, refused past `limit` bytes.
 async fn read_body(body: Body, limit: usize) -> Result<Bytes, ConnectError> {
     match Limited::new(body, limit).collect().await {
@@ -354,135 +356,5 @@ async fn read_body(body: Body, limit: usize) -> Result<Bytes, ConnectError> {
             Code::InvalidArgument,
             format!("the request body could not be read: {error}"),
         )),
-    }
-}
-
-/// Request headers a Connect request does not hand on to its gRPC call: its
-/// own protocol's, the body's, and HTTP/1.1's connection headers.
-fn handed_on(name: &HeaderName) -> bool {
-    let name = name.as_str();
-    !(name.starts_with("connect-")
-        || name.starts_with("grpc-")
-        || name.starts_with("content-")
-        || matches!(
-            name,
-            "accept-encoding"
-                | "connection"
-                | "keep-alive"
-                | "transfer-encoding"
-                | "te"
-                | "upgrade"
-                | "expect"
-                | "host"
-        ))
-}
-
-/// The gRPC call for a Connect request: its `parts` (headers, extensions such
-/// as the peer's address) with `path`, `timeout` and the framed `body`.
-fn grpc_request(
-    parts: Parts,
-    path: &str,
-    timeout: Option<HeaderValue>,
-    body: Body,
-) -> Result<Request, ConnectError> {
-    let mut request = Request::new(body);
-    *request.method_mut() = Method::POST;
-    *request.version_mut() = Version::HTTP_2;
-    *request.uri_mut() = path
-        .parse()
-        .map_err(|_| ConnectError::new(Code::Internal, format!("bad method path {path}")))?;
-    let headers = request.headers_mut();
-    for (name, value) in &parts.headers {
-        if handed_on(name) {
-            headers.append(name.clone(), value.clone());
-        }
-    }
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/grpc"),
-    );
-    headers.insert(header::TE, HeaderValue::from_static("trailers"));
-    if let Some(timeout) = timeout {
-        headers.insert(HeaderName::from_static("grpc-timeout"), timeout);
-    }
-    *request.extensions_mut() = parts.extensions;
-    Ok(request)
-}
-
-/// The Connect response's headers: the gRPC response's own, and its trailers
-/// as `trailer-` headers; gRPC's protocol headers and the body's dropped.
-fn response_headers(headers: &HeaderMap, trailers: &HeaderMap) -> HeaderMap {
-    let mut out = HeaderMap::new();
-    let ours = |name: &HeaderName| {
-        let name = name.as_str();
-        name.starts_with("grpc-") || name.starts_with("content-") || name == "trailer"
-    };
-    for (name, value) in headers {
-        if !ours(name) {
-            out.append(name.clone(), value.clone());
-        }
-    }
-    for (name, value) in trailers {
-        if let Ok(prefixed) = HeaderName::try_from(format!("trailer-{name}"))
-            && !ours(name)
-        {
-            out.append(prefixed, value.clone());
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
-        pairs
-            .iter()
-            .map(|(name, value)| {
-                (
-                    HeaderName::from_static(name),
-                    HeaderValue::from_static(value),
-                )
-            })
-            .collect()
-    }
-
-    #[test]
-    fn connect_timeouts_become_grpc_timeouts() {
-        let timeout = |value| grpc_timeout(&headers(&[("connect-timeout-ms", value)]));
-        assert_eq!(timeout("250").unwrap().unwrap(), "250m");
-        assert_eq!(timeout("9999999999").unwrap().unwrap(), "10000000S");
-        assert!(grpc_timeout(&HeaderMap::new()).unwrap().is_none());
-        for bad in ["", "-1", "1.5", "12345678901", "soon"] {
-            assert!(timeout(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn only_the_callers_own_headers_are_handed_on() {
-        for kept in ["authorization", "traceparent", "x-request-id", "user-agent"] {
-            assert!(handed_on(&HeaderName::from_static(kept)), "{kept}");
-        }
-        for dropped in [
-            "content-type",
-            "connect-timeout-ms",
-            "grpc-timeout",
-            "te",
-            "host",
-        ] {
-            assert!(!handed_on(&HeaderName::from_static(dropped)), "{dropped}");
-        }
-    }
-
-    #[test]
-    fn trailers_become_prefixed_headers() {
-        let out = response_headers(
-            &headers(&[("content-type", "application/grpc"), ("x-served-by", "a")]),
-            &headers(&[("grpc-status", "0"), ("x-cost", "3")]),
-        );
-        assert_eq!(out.get("x-served-by").unwrap(), "a");
-        assert_eq!(out.get("trailer-x-cost").unwrap(), "3");
-        assert!(out.get("content-type").is_none() && out.get("trailer-grpc-status").is_none());
     }
 }

@@ -197,6 +197,9 @@ pub(super) struct ConnectError {
     http_status: Option<StatusCode>,
     /// Response headers and trailers to send with it (boxed: errors stay small).
     headers: Box<HeaderMap>,
+    /// Whether a gRPC call answered with it (rather than the translation
+    /// refusing the request before any call).
+    from_call: bool,
 }
 
 impl ConnectError {
@@ -208,6 +211,7 @@ impl ConnectError {
             details: Vec::new(),
             http_status: None,
             headers: Box::default(),
+            from_call: false,
         }
     }
 
@@ -227,6 +231,7 @@ impl ConnectError {
         ConnectError {
             details,
             headers: Box::new(headers),
+            from_call: true,
             ..ConnectError::new(status.code(), status.message())
         }
     }
@@ -252,6 +257,17 @@ impl ConnectError {
     /// The Connect error code's name.
     pub fn code_name(&self) -> &'static str {
         code_name(self.code)
+    }
+
+    /// What it says.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Whether the translation refused the request, before any call was made
+    /// (such refusals are counted and logged here; calls are by the service).
+    pub fn is_refusal(&self) -> bool {
+        !self.from_call
     }
 }
 
