@@ -3,7 +3,7 @@
 # `sudokud solve` (every core), in the same run, taking turns ROUNDS times. Client
 # and server share this machine's cores: the remote figure pays for both. Prints
 # median wall times, the ratio (local / remote: 1.0 = as fast as local), the CPU
-# each side used a run (the server's from /proc), and the share of the machine's
+# each side used a run (by the scheduler's count), and the share of the machine's
 # CPU time the hypervisor took away (steal) while the rounds ran.
 #
 #   bash benches/remote.sh            (env: SETS="17_clue forum_hardest_1905_11plus", ROUNDS=5)
@@ -20,13 +20,28 @@ server=$!
 work=$(mktemp -d)
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 50); do "$bin" health --addr 127.0.0.1:$port >/dev/null 2>&1 && break; sleep 0.1; done
-server_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+# The server's CPU time so far, in ns: every thread's time on a CPU as the
+# scheduler counts it (/proc/PID/task/*/schedstat; tick-sampled rusage and
+# /proc/PID/stat overstate short, often-waking work on this VM, up to threefold).
+server_ns() { cat /proc/$server/task/*/schedstat | awk '{ns += $1} END {print ns}'; }
 # Total and stolen ticks of the whole machine.
 machine() { awk '/^cpu /{print $2+$3+$4+$5+$6+$7+$8+$9, $9}' /proc/stat; }
-# Runs a command, its output to $work/out, appending "wall cpu" (seconds, from
-# the clock and the child's rusage) to the file named first.
+# Runs a command, its output to $work/out, appending "wall cpu" (seconds) to the
+# file named first: with perf, its duration_time and task-clock (the child's
+# own, scheduler-exact); without, the clock around it and rusage.
+if perf stat -e task-clock,duration_time -x, -o /dev/null true 2>/dev/null; then
+  cpu_counter=perf
+else
+  cpu_counter=rusage
+fi
 timed() {
   local out=$1; shift
+  if [ $cpu_counter = perf ]; then
+    perf stat -e task-clock,duration_time -x, -o "$work/perf" "$@" >"$work/out"
+    awk -F, '/task-clock/ {cpu = $1 / 1000} /duration_time/ {wall = $1 / 1e9}
+      END {printf "%.4f %.4f\n", wall, cpu}' "$work/perf" >>"$out"
+    return
+  fi
   OUT="$work/out" python3 -c '
 import os, resource, subprocess, sys, time
 start = time.perf_counter()
@@ -41,13 +56,13 @@ for set in $sets; do
   file="$dir/$set.txt"
   : >"$work/local"; : >"$work/remote"
   "$bin" solve "$file" >"$work/expected"
-  ticks=0
+  nanos=0
   read -r total_before steal_before < <(machine)
   for _ in $(seq 1 "$rounds"); do
     timed "$work/local" "$bin" solve "$file"
-    before=$(server_ticks)
+    before=$(server_ns)
     timed "$work/remote" "$bin" solve --remote 127.0.0.1:$port "$file"
-    ticks=$((ticks + $(server_ticks) - before))
+    nanos=$((nanos + $(server_ns) - before))
     cmp -s "$work/expected" "$work/out" || { echo "$set: remote output differs"; exit 1; }
   done
   read -r total_after steal_after < <(machine)
@@ -58,6 +73,6 @@ for set in $sets; do
     "ratio $(echo "scale=3; $local_wall / $remote_wall" | bc)x;" \
     "CPU a run: local $(cut -d' ' -f2 "$work/local" | median) s," \
     "remote client $(cut -d' ' -f2 "$work/remote" | median) s" \
-    "+ server $(echo "scale=3; $ticks / $(getconf CLK_TCK) / $rounds" | bc) s;" \
+    "+ server $(echo "scale=4; $nanos / 1000000000 / $rounds" | bc) s (CPU by $cpu_counter);" \
     "steal $(( 100 * (steal_after - steal_before) / (total_after - total_before + 1) ))%"
 done
