@@ -218,3 +218,27 @@ fn a_lone_server_restarted_mid_run_is_called_again_and_the_run_completes() {
     assert_complete(remote, &local, &grpc);
     std::fs::remove_file(path).unwrap();
 }
+
+#[test]
+fn a_run_whose_output_closes_stops_and_so_do_the_servers() {
+    let (child, grpc, metrics) = spawn_server();
+    let _server = Server(child);
+    let set = "forum_hardest_1905_11plus.txt";
+    let total = common::puzzles(set).len();
+    let path = input("closed", set, total);
+    let mut remote = spawn_remote(&grpc, &path);
+    let mut stdout = BufReader::new(remote.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(first.starts_with("error: "), "{first}");
+    // The reader goes away, as `| head -1` does.
+    drop(stdout);
+    let output = remote.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(stderr.contains("Broken pipe"), "{stderr}");
+    // The calls went with the run: the server stopped far short of the file.
+    let done = solved(&metrics);
+    assert!(done < total as u64 / 2, "{done} of {total} solved");
+    std::fs::remove_file(path).unwrap();
+}

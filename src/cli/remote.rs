@@ -47,11 +47,24 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
     // One thread: the call's tasks and the connections' hand each other messages
     // without waking other threads (a tenth less CPU than one a core, measured).
     let runtime = runtime(Threads::One)?;
+    let (closed, output_closed) = tokio::sync::oneshot::channel();
     let (solved, printed) = std::thread::scope(|scope| {
-        let printer = scope.spawn(move || print_in_order(here, &answers));
+        let printer = scope.spawn(move || {
+            let printed = print_in_order(here, &answers);
+            if printed.is_err() {
+                let _ = closed.send(());
+            }
+            printed
+        });
         let solved = runtime.block_on(async {
             let servers = targets(&args).await?;
-            crate::remote::solve(servers, Arc::new(puzzles), settings, output).await
+            let solving = crate::remote::solve(servers, Arc::new(puzzles), settings, output);
+            tokio::select! {
+                solved = solving => solved,
+                // The output failed (stdout closed, say): the calls are dropped,
+                // which stops the servers' solving; the output's error says why.
+                Ok(()) = output_closed => Ok(Vec::new()),
+            }
         });
         (solved, printer.join())
     });
