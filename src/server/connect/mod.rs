@@ -91,8 +91,9 @@ impl Connect {
         error
     }
 
-    /// What to do with `request`.
-    fn route(&self, request: &Request) -> Route {
+    /// What to do with `request`; `None` when it is not a Connect request (on
+    /// to gRPC, gRPC-Web, the probes or the dashboard).
+    fn route(&self, request: &Request) -> Option<Route> {
         let content_type = request
             .headers()
             .get(header::CONTENT_TYPE)
@@ -100,21 +101,23 @@ impl Connect {
             .unwrap_or("");
         let path = request.uri().path();
         if content_type.starts_with("application/grpc") {
-            return Route::Pass;
+            return None;
         }
-        let Some(procedure) = self.procedures.get(path) else {
-            return Route::Pass;
-        };
+        let procedure = self.procedures.get(path)?;
         // GET at the method's own path (an alias is declared as a POST).
         let get = procedure.unary && procedure.cacheable && path == procedure.grpc_path;
         if get && request.method() == Method::GET {
-            return Route::Get(procedure.clone());
+            return Some(Route::Get(procedure.clone()));
         }
         if request.method() != Method::POST {
-            return Route::Refuse(method_not_allowed(path, request.method(), get));
+            return Some(Route::Refuse(method_not_allowed(
+                path,
+                request.method(),
+                get,
+            )));
         }
         if let Some(encoding) = Encoding::of_stream(content_type) {
-            return Route::Stream(procedure.clone(), encoding);
+            return Some(Route::Stream(procedure.clone(), encoding));
         }
         let Some(encoding) = Encoding::of(content_type) else {
             let error = ConnectError::new(
@@ -125,26 +128,26 @@ impl Connect {
                      Connect's application/connect+proto or +json)"
                 ),
             );
-            return Route::Refuse(
+            return Some(Route::Refuse(
                 error
                     .with_http_status(StatusCode::UNSUPPORTED_MEDIA_TYPE)
                     .with_header(
                         HeaderName::from_static("accept-post"),
                         HeaderValue::from_static("application/json, application/proto"),
                     ),
-            );
+            ));
         };
         if !procedure.unary {
-            return Route::Refuse(ConnectError::new(
+            return Some(Route::Refuse(ConnectError::new(
                 Code::Unimplemented,
                 format!(
                     "{} streams: call it with content-type application/connect+json \
                      or +proto (Connect's streaming form), gRPC or gRPC-Web",
                     procedure.grpc_path
                 ),
-            ));
+            )));
         }
-        Route::Unary(procedure.clone(), encoding)
+        Some(Route::Unary(procedure.clone(), encoding))
     }
 
     /// One unary Connect call, made as a gRPC call on the gRPC routes.
@@ -254,10 +257,8 @@ impl Connect {
     }
 }
 
-/// What the translation does with a request.
+/// What the translation does with a Connect request.
 enum Route {
-    /// Not a Connect request: on to gRPC, gRPC-Web, the probes or the dashboard.
-    Pass,
     /// A Connect request this server cannot take, and why.
     Refuse(ConnectError),
     /// A unary Connect call.
@@ -274,10 +275,13 @@ pub(super) async fn serve(
     request: Request,
     next: Next,
 ) -> Response {
+    let Some(route) = connect.route(&request) else {
+        return next.run(request).await;
+    };
+    // Kept for a refusal's log line (the request goes on into the call).
     let path = request.uri().path().to_owned();
     let noted = |error| connect.noted(&path, error);
-    match connect.route(&request) {
-        Route::Pass => next.run(request).await,
+    match route {
         Route::Refuse(error) => noted(error).into_response(),
         Route::Unary(procedure, encoding) => {
             match connect.unary(&procedure, encoding, request).await {
