@@ -169,9 +169,7 @@ impl Metrics {
 
     /// Records the search time of a finished solve.
     pub fn solved(&self, algorithm: &'static str, elapsed: Duration) {
-        self.solve_seconds
-            .get_or_create(&AlgorithmLabels { algorithm })
-            .observe(elapsed.as_secs_f64());
+        self.solved_all(&[(algorithm, elapsed)]);
     }
 
     /// Records the search times of finished solves (algorithm, time), looking
