@@ -7,7 +7,7 @@
 //! restarting in a rolling update comes back), a bounded number of times. A
 //! client only: knows nothing of the server's insides, nor of the output format.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -25,6 +25,10 @@ pub use wire::Answer;
 /// Puzzles a server may hold unanswered: enough to keep its workers busy across a
 /// round trip, few enough that the work spreads by demand.
 const WINDOW: usize = 2048;
+
+/// Lines handed to the output at a time, at most (fewer at the end of a run):
+/// the output thread wakes once for many.
+const HAND_OUT: usize = 1024;
 
 /// Puzzles in one request message (81-cell lines with short ids: about 6 KiB,
 /// well under the servers' default 64 KiB message limit).
@@ -81,6 +85,8 @@ struct State {
     waiting: VecDeque<Option<Bytes>>,
     /// The first puzzle whose answer has not gone out.
     next: usize,
+    /// What was kept of the answers before `next` not yet handed to the output.
+    ready: Vec<Bytes>,
     left: usize,
 }
 
@@ -108,19 +114,20 @@ impl Shared {
         self.state.lock().map_or(0, |state| state.left)
     }
 
-    /// Records the answers of one message that this server was waiting for.
-    fn answer(&self, answers: Vec<(usize, Answer)>) {
+    /// Records the answers of one message that this server was waiting for
+    /// (each with its index).
+    fn answer(&self, answers: Vec<Answer>) {
         let mut state = self
             .state
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
         let mut taken = 0;
-        for (index, answer) in answers {
+        for answer in answers {
             // Only indices this server was sent come here: `waiting` stays
             // within the run.
-            if state.is_answered(index) {
+            let Some(index) = answer.index.filter(|&index| !state.is_answered(index)) else {
                 continue;
-            }
+            };
             let place = index - state.next;
             if state.waiting.len() <= place {
                 state.waiting.resize(place + 1, None);
@@ -129,22 +136,38 @@ impl Shared {
             taken += 1;
         }
         state.left -= taken;
-        let mut ready = Vec::new();
         while let Some(Some(_)) = state.waiting.front() {
-            ready.extend(state.waiting.pop_front().flatten());
+            let line = state.waiting.pop_front().flatten();
+            state.ready.extend(line);
             state.next += 1;
         }
-        if !ready.is_empty() {
-            // Sent under the lock, so that runs go out in order. A receiver
-            // gone (the caller stopped reading) only loses the output.
-            let _ = self.output.in_order.send(ready);
-        }
         let done = state.left == 0;
+        if state.ready.len() >= HAND_OUT || done {
+            Self::hand_out(&mut state, &self.output);
+        }
         drop(state);
         self.output.answered.fetch_add(taken, Ordering::Relaxed);
         if done {
             self.changed.send_modify(|generation| *generation += 1);
         }
+    }
+
+    /// Hands the lines ready over to the output, under the state's lock so
+    /// that they go out in order. A receiver gone (the caller stopped reading)
+    /// only loses the output.
+    fn hand_out(state: &mut State, output: &Output) {
+        if !state.ready.is_empty() {
+            let _ = output.in_order.send(std::mem::take(&mut state.ready));
+        }
+    }
+
+    /// Hands over what is ready, however few (at the end of a run).
+    fn flush(&self) {
+        let mut state = self
+            .state
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        Self::hand_out(&mut state, &self.output);
     }
 
     /// Waits `pause`, or less if every puzzle is answered meanwhile; whether
@@ -197,11 +220,13 @@ pub async fn solve(
             fresh: 0..puzzles.len(),
             waiting: VecDeque::new(),
             next: 0,
+            ready: Vec::new(),
             left: puzzles.len(),
         }),
         changed: watch::Sender::new(0),
         output,
     });
+    let settings = Arc::new(settings);
     let mut tasks = tokio::task::JoinSet::new();
     for server in servers {
         let (shared, puzzles, settings) = (shared.clone(), puzzles.clone(), settings.clone());
@@ -214,6 +239,7 @@ pub async fn solve(
             Err(panic) => failures.push(panic.to_string()),
         }
     }
+    shared.flush();
     let left = shared.left();
     if left > 0 {
         return Err(format!(
@@ -231,8 +257,8 @@ pub async fn solve(
 async fn keep_serving(
     server: &Target,
     shared: &Shared,
-    puzzles: &[Bytes],
-    settings: &Settings,
+    puzzles: &Arc<Vec<Bytes>>,
+    settings: &Arc<Settings>,
 ) -> Option<String> {
     let mut failures = Vec::new();
     let mut served = false;
@@ -280,13 +306,13 @@ fn said(error: &(dyn std::error::Error + Send + Sync + 'static)) -> String {
 async fn serve(
     server: &Target,
     shared: &Shared,
-    puzzles: &[Bytes],
-    settings: &Settings,
+    puzzles: &Arc<Vec<Bytes>>,
+    settings: &Arc<Settings>,
 ) -> Result<(), RemoteError> {
-    let mut mine: HashSet<usize> = HashSet::new();
+    let mut mine = Mine::new(puzzles.len());
     let result = follow(server, shared, puzzles, settings, &mut mine).await;
     if !mine.is_empty() {
-        shared.give_back(mine);
+        shared.give_back(mine.indices());
     }
     result
 }
@@ -294,9 +320,9 @@ async fn serve(
 async fn follow(
     server: &Target,
     shared: &Shared,
-    puzzles: &[Bytes],
-    settings: &Settings,
-    mine: &mut HashSet<usize>,
+    puzzles: &Arc<Vec<Bytes>>,
+    settings: &Arc<Settings>,
+    mine: &mut Mine,
 ) -> Result<(), RemoteError> {
     let channel = server.connect(Some(Duration::from_secs(10))).await?;
     let authorization = server.authorization()?;
@@ -315,7 +341,7 @@ async fn follow(
         }
         tokio::select! {
             message = answers.message() => match message? {
-                Some(message) => take_answers(message, shared, mine),
+                Some(answers) => take_answers(answers, shared, mine),
                 None if mine.is_empty() => return Ok(()),
                 None => return Err("the server ended the call with puzzles unanswered".into()),
             },
@@ -328,9 +354,9 @@ async fn follow(
 fn refill(
     requests: &mpsc::Sender<wire::Puzzles>,
     shared: &Shared,
-    puzzles: &[Bytes],
-    settings: &Settings,
-    mine: &mut HashSet<usize>,
+    puzzles: &Arc<Vec<Bytes>>,
+    settings: &Arc<Settings>,
+    mine: &mut Mine,
 ) {
     while mine.len() < WINDOW {
         let Ok(permit) = requests.try_reserve() else {
@@ -340,31 +366,95 @@ fn refill(
         if taken.is_empty() {
             return;
         }
-        let message = wire::Puzzles {
-            puzzles: taken
-                .iter()
-                .map(|&index| wire::Puzzle {
-                    id: index.to_string(),
-                    puzzle: puzzles[index].clone(),
-                    algorithm: settings.algorithm,
-                    check_unique: settings.check_unique,
-                    max_steps: settings.max_steps,
-                })
-                .collect(),
-        };
-        mine.extend(taken);
-        permit.send(message);
+        for &index in &taken {
+            mine.insert(index);
+        }
+        permit.send(wire::Puzzles {
+            indices: taken,
+            texts: puzzles.clone(),
+            settings: settings.clone(),
+        });
     }
 }
 
-fn take_answers(message: wire::Answers, shared: &Shared, mine: &mut HashSet<usize>) {
-    let answers = message
-        .answers
-        .into_iter()
-        .filter_map(|answer| {
-            let index = answer.index()?;
-            mine.remove(&index).then_some((index, answer))
-        })
-        .collect();
+fn take_answers(mut answers: Vec<Answer>, shared: &Shared, mine: &mut Mine) {
+    answers.retain(|answer| answer.index.is_some_and(|index| mine.remove(index)));
     shared.answer(answers);
+}
+
+/// The puzzles a server holds unanswered: a bit an index of the run.
+struct Mine {
+    bits: Vec<u64>,
+    len: usize,
+}
+
+impl Mine {
+    fn new(puzzles: usize) -> Mine {
+        Mine {
+            bits: vec![0; puzzles.div_ceil(64)],
+            len: 0,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn insert(&mut self, index: usize) {
+        let (word, bit) = (index / 64, 1 << (index % 64));
+        if self.bits[word] & bit == 0 {
+            self.bits[word] |= bit;
+            self.len += 1;
+        }
+    }
+
+    /// Whether `index` was held (an index past the run never was).
+    fn remove(&mut self, index: usize) -> bool {
+        let (word, bit) = (index / 64, 1 << (index % 64));
+        match self.bits.get_mut(word) {
+            Some(bits) if *bits & bit != 0 => {
+                *bits &= !bit;
+                self.len -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The indices held, in order.
+    fn indices(&self) -> Vec<usize> {
+        let mut indices = Vec::with_capacity(self.len);
+        for (word, &bits) in self.bits.iter().enumerate() {
+            let mut rest = bits;
+            while rest != 0 {
+                indices.push(word * 64 + rest.trailing_zeros() as usize);
+                rest &= rest - 1;
+            }
+        }
+        indices
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Mine;
+
+    #[test]
+    fn mine_holds_each_index_once_and_gives_them_back_in_order() {
+        let mut mine = Mine::new(200);
+        for index in [199, 0, 64, 63, 64, 130] {
+            mine.insert(index);
+        }
+        assert_eq!(mine.len(), 5);
+        assert!(mine.remove(64));
+        assert!(!mine.remove(64), "removed twice");
+        assert!(!mine.remove(5), "never held");
+        assert!(!mine.remove(10_000), "past the run");
+        assert_eq!(mine.indices(), [0, 63, 130, 199]);
+        assert_eq!(mine.len(), 4);
+    }
 }

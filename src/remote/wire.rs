@@ -1,89 +1,247 @@
-//! The `SolveBatch` messages as this client writes and reads them: the same
-//! fields and tags as `pb::SolveBatchRequest` and `pb::SolveBatchResponse`, but
-//! the puzzle and the solution as `Bytes` (string and bytes share the wire
-//! form), so a puzzle goes out as a slice of the input file and a solution comes
-//! in as a slice of the message it arrived in: no allocation or copy a puzzle on
-//! either side. The answers' statistics and algorithm are not read (prost skips
-//! the fields a type does not name). Knows nothing of the queue or the output.
+//! The `SolveBatch` messages as this client writes and reads them, by a codec
+//! of its own: a request is written straight from the puzzles' indices and the
+//! input's slices (the same bytes `pb::SolveBatchRequest` would encode to, with
+//! no message built first), and a response is read into answers whose solution
+//! is a slice of the message it came in and whose id is read as the index it
+//! was written from. The statistics and algorithm of an answer are skipped
+//! unread. Knows nothing of the queue or the output.
 
-use bytes::Bytes;
-use tonic::codec::Streaming;
+use std::sync::Arc;
+
+use bytes::{Buf, BufMut, Bytes};
+use prost::encoding::{WireType, decode_varint, encode_varint, encoded_len_varint};
+use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder, Streaming};
 use tonic::codegen::http::uri::PathAndQuery;
 use tonic::transport::Channel;
 use tonic::{GrpcMethod, Request, Status};
 
-/// One request message: puzzles for the server (`pb::SolveBatchRequest`).
-#[derive(Clone, PartialEq, prost::Message)]
+use super::Settings;
+
+/// One request message: the puzzles of these indices (`pb::SolveBatchRequest`,
+/// each puzzle's id its index in decimal).
 pub struct Puzzles {
-    /// The puzzles.
-    #[prost(message, repeated, tag = "1")]
-    pub puzzles: Vec<Puzzle>,
-}
-
-/// One puzzle of a request (`pb::BatchPuzzle`).
-#[derive(Clone, PartialEq, prost::Message)]
-pub struct Puzzle {
-    /// The puzzle's index in the run, in decimal.
-    #[prost(string, tag = "1")]
-    pub id: String,
-    /// The puzzle text: UTF-8, since it is a slice of the input text.
-    #[prost(bytes = "bytes", tag = "2")]
-    pub puzzle: Bytes,
-    /// The algorithm (protobuf value).
-    #[prost(int32, tag = "3")]
-    pub algorithm: i32,
-    /// Count solutions up to two.
-    #[prost(bool, tag = "4")]
-    pub check_unique: bool,
-    /// The step cap (0: the server's).
-    #[prost(uint64, tag = "5")]
-    pub max_steps: u64,
-}
-
-/// One response message: answers as they finished (`pb::SolveBatchResponse`).
-#[derive(Clone, PartialEq, prost::Message)]
-pub struct Answers {
-    /// The answers.
-    #[prost(message, repeated, tag = "1")]
-    pub answers: Vec<Answer>,
+    /// The puzzles' indices in `texts`.
+    pub indices: Vec<usize>,
+    /// Every puzzle text of the run.
+    pub texts: Arc<Vec<Bytes>>,
+    /// What to ask of each.
+    pub settings: Arc<Settings>,
 }
 
 /// One answer (`pb::BatchAnswer`), what the client needs of it.
-#[derive(Clone, PartialEq, prost::Message)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Answer {
-    /// The puzzle's id as sent.
-    #[prost(bytes = "bytes", tag = "1")]
-    pub id: Bytes,
+    /// The puzzle's id read as an index; `None` when it is not one.
+    pub index: Option<usize>,
     /// Solved or unsolvable (protobuf value); unspecified on an error.
-    #[prost(int32, tag = "2")]
     pub outcome: i32,
     /// The 81 digits of the solution; empty unless solved.
-    #[prost(bytes = "bytes", tag = "3")]
     pub solution: Bytes,
     /// Solutions counted (0, 1 or 2), when asked for.
-    #[prost(uint32, tag = "4")]
     pub solution_count: u32,
     /// The status code `Solve` would have failed with; 0 when answered.
-    #[prost(uint32, tag = "6")]
     pub code: u32,
     /// The message `Solve` would have failed with.
-    #[prost(string, tag = "7")]
     pub error: String,
 }
 
-impl Answer {
-    /// The id as the index it was made from, if it is one.
-    pub fn index(&self) -> Option<usize> {
-        std::str::from_utf8(&self.id).ok()?.parse().ok()
+/// Field numbers, as in the proto.
+const PUZZLES: u32 = 1;
+const ANSWERS: u32 = 1;
+
+/// Writes a request message's protobuf encoding: the fields a `BatchPuzzle`
+/// sets, in field order, default values left out as protobuf does.
+pub fn write_puzzles(message: &Puzzles, out: &mut impl BufMut) {
+    let settings = &message.settings;
+    let mut digits = itoa::Buffer::new();
+    for &index in &message.indices {
+        let id = digits.format(index).as_bytes();
+        let text = &message.texts[index];
+        let fields = [
+            (1, Field::Bytes(id)),
+            (2, Field::Bytes(text)),
+            (3, Field::Varint(settings.algorithm as u64)),
+            (4, Field::Varint(u64::from(settings.check_unique))),
+            (5, Field::Varint(settings.max_steps)),
+        ];
+        let length: usize = fields.iter().map(|(tag, field)| field.len(*tag)).sum();
+        key(PUZZLES, WireType::LengthDelimited, out);
+        encode_varint(length as u64, out);
+        for (tag, field) in &fields {
+            field.write(*tag, out);
+        }
+    }
+}
+
+/// A field of a puzzle as written (a default value writes nothing).
+enum Field<'a> {
+    Bytes(&'a [u8]),
+    Varint(u64),
+}
+
+impl Field<'_> {
+    fn len(&self, tag: u32) -> usize {
+        let key = encoded_len_varint(u64::from(tag << 3));
+        match *self {
+            Field::Bytes([]) | Field::Varint(0) => 0,
+            Field::Bytes(bytes) => key + encoded_len_varint(bytes.len() as u64) + bytes.len(),
+            Field::Varint(value) => key + encoded_len_varint(value),
+        }
+    }
+
+    fn write(&self, tag: u32, out: &mut impl BufMut) {
+        match *self {
+            Field::Bytes([]) | Field::Varint(0) => {}
+            Field::Bytes(bytes) => {
+                key(tag, WireType::LengthDelimited, out);
+                encode_varint(bytes.len() as u64, out);
+                out.put_slice(bytes);
+            }
+            Field::Varint(value) => {
+                key(tag, WireType::Varint, out);
+                encode_varint(value, out);
+            }
+        }
+    }
+}
+
+fn key(tag: u32, wire_type: WireType, out: &mut impl BufMut) {
+    encode_varint(u64::from(tag << 3 | wire_type as u32), out);
+}
+
+/// Reads a response message's answers; an error names what was malformed.
+pub fn read_answers(mut message: Bytes) -> Result<Vec<Answer>, &'static str> {
+    let mut answers = Vec::new();
+    while message.has_remaining() {
+        let (tag, wire_type) = read_key(&mut message)?;
+        if tag == ANSWERS && wire_type == WireType::LengthDelimited {
+            let answer = read_length_delimited(&mut message)?;
+            answers.push(read_answer(answer)?);
+        } else {
+            skip(wire_type, &mut message)?;
+        }
+    }
+    Ok(answers)
+}
+
+fn read_answer(mut message: Bytes) -> Result<Answer, &'static str> {
+    let mut answer = Answer::default();
+    while message.has_remaining() {
+        let (tag, wire_type) = read_key(&mut message)?;
+        match (tag, wire_type) {
+            (1, WireType::LengthDelimited) => {
+                answer.index = index_of(&read_length_delimited(&mut message)?);
+            }
+            (2, WireType::Varint) => answer.outcome = read_varint(&mut message)? as i32,
+            (3, WireType::LengthDelimited) => {
+                answer.solution = read_length_delimited(&mut message)?;
+            }
+            (4, WireType::Varint) => answer.solution_count = read_varint(&mut message)? as u32,
+            (6, WireType::Varint) => answer.code = read_varint(&mut message)? as u32,
+            (7, WireType::LengthDelimited) => {
+                let error = read_length_delimited(&mut message)?;
+                answer.error = String::from_utf8(error.to_vec())
+                    .map_err(|_| "an answer's error is not UTF-8")?;
+            }
+            _ => skip(wire_type, &mut message)?,
+        }
+    }
+    Ok(answer)
+}
+
+/// An id as the index it was written from: decimal digits, no sign, no
+/// leading zero (so that one index has one id), not past `usize`.
+fn index_of(id: &[u8]) -> Option<usize> {
+    if id.is_empty() || (id.len() > 1 && id[0] == b'0') {
+        return None;
+    }
+    id.iter().try_fold(0usize, |index, &byte| {
+        let digit = byte.checked_sub(b'0').filter(|digit| *digit < 10)?;
+        index.checked_mul(10)?.checked_add(usize::from(digit))
+    })
+}
+
+fn read_key(message: &mut Bytes) -> Result<(u32, WireType), &'static str> {
+    let key = read_varint(message)?;
+    let wire_type = WireType::try_from(key & 7).map_err(|_| "an unknown wire type")?;
+    let tag = u32::try_from(key >> 3).map_err(|_| "a field number out of range")?;
+    Ok((tag, wire_type))
+}
+
+fn read_varint(message: &mut Bytes) -> Result<u64, &'static str> {
+    decode_varint(message).map_err(|_| "a malformed varint")
+}
+
+fn read_length_delimited(message: &mut Bytes) -> Result<Bytes, &'static str> {
+    let length = read_varint(message)?;
+    match usize::try_from(length) {
+        Ok(length) if length <= message.remaining() => Ok(message.split_to(length)),
+        _ => Err("a length past the message's end"),
+    }
+}
+
+fn skip(wire_type: WireType, message: &mut Bytes) -> Result<(), &'static str> {
+    let length = match wire_type {
+        WireType::Varint => return read_varint(message).map(drop),
+        WireType::LengthDelimited => return read_length_delimited(message).map(drop),
+        WireType::SixtyFourBit => 8,
+        WireType::ThirtyTwoBit => 4,
+        WireType::StartGroup | WireType::EndGroup => return Err("a group field"),
+    };
+    if message.remaining() < length {
+        return Err("a field past the message's end");
+    }
+    message.advance(length);
+    Ok(())
+}
+
+/// The codec of a `SolveBatch` call made by this client.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BatchCodec;
+
+impl Codec for BatchCodec {
+    type Encode = Puzzles;
+    type Decode = Vec<Answer>;
+    type Encoder = BatchCodec;
+    type Decoder = BatchCodec;
+
+    fn encoder(&mut self) -> BatchCodec {
+        BatchCodec
+    }
+
+    fn decoder(&mut self) -> BatchCodec {
+        BatchCodec
+    }
+}
+
+impl Encoder for BatchCodec {
+    type Item = Puzzles;
+    type Error = Status;
+
+    fn encode(&mut self, item: Puzzles, out: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        write_puzzles(&item, out);
+        Ok(())
+    }
+}
+
+impl Decoder for BatchCodec {
+    type Item = Vec<Answer>;
+    type Error = Status;
+
+    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Vec<Answer>>, Status> {
+        let message = src.copy_to_bytes(src.remaining());
+        read_answers(message)
+            .map(Some)
+            .map_err(|what| Status::internal(format!("a SolveBatch answer with {what}")))
     }
 }
 
 /// Opens a `SolveBatch` call on `channel`, as the generated client would, with
-/// these message types.
+/// this client's codec.
 pub async fn solve_batch(
     channel: Channel,
     request: Request<impl tokio_stream::Stream<Item = Puzzles> + Send + 'static>,
-) -> Result<Streaming<Answers>, Status> {
+) -> Result<Streaming<Vec<Answer>>, Status> {
     let mut grpc = tonic::client::Grpc::new(channel);
     grpc.ready()
         .await
@@ -93,8 +251,10 @@ pub async fn solve_batch(
     request
         .extensions_mut()
         .insert(GrpcMethod::new("sudoku.v1.SudokuService", "SolveBatch"));
-    let codec = tonic_prost::ProstCodec::<Puzzles, Answers>::default();
-    Ok(grpc.streaming(request, path, codec).await?.into_inner())
+    Ok(grpc
+        .streaming(request, path, BatchCodec)
+        .await?
+        .into_inner())
 }
 
 #[cfg(test)]
@@ -106,24 +266,46 @@ mod tests {
 
     #[test]
     fn a_request_reads_as_the_generated_message() {
-        let sent = Puzzles {
-            puzzles: vec![Puzzle {
-                id: "17".into(),
-                puzzle: Bytes::from_static(b"1.3"),
-                algorithm: pb::Algorithm::Singles as i32,
-                check_unique: true,
-                max_steps: 99,
-            }],
-        };
-        let read = pb::SolveBatchRequest::decode(sent.encode_to_vec().as_slice()).unwrap();
-        let expected = pb::BatchPuzzle {
-            id: "17".into(),
-            puzzle: "1.3".into(),
-            algorithm: pb::Algorithm::Singles as i32,
-            check_unique: true,
-            max_steps: 99,
-        };
-        assert_eq!(read.puzzles, vec![expected]);
+        for (algorithm, check_unique, max_steps) in [(3, true, 99), (0, false, 0)] {
+            let sent = Puzzles {
+                indices: vec![17, 0, 1_000_000],
+                texts: Arc::new(
+                    (0..=1_000_000)
+                        .map(|index| {
+                            Bytes::from(if index == 0 {
+                                String::new()
+                            } else {
+                                format!("{index}.3")
+                            })
+                        })
+                        .collect(),
+                ),
+                settings: Arc::new(Settings {
+                    algorithm,
+                    check_unique,
+                    max_steps,
+                }),
+            };
+            let mut written = Vec::new();
+            write_puzzles(&sent, &mut written);
+            let read = pb::SolveBatchRequest::decode(written.as_slice()).unwrap();
+            let expected: Vec<pb::BatchPuzzle> = [17, 0, 1_000_000]
+                .iter()
+                .map(|&index: &usize| pb::BatchPuzzle {
+                    id: index.to_string(),
+                    puzzle: if index == 0 {
+                        String::new()
+                    } else {
+                        format!("{index}.3")
+                    },
+                    algorithm,
+                    check_unique,
+                    max_steps,
+                })
+                .collect();
+            assert_eq!(read.puzzles, expected);
+            assert_eq!(written, read.encode_to_vec(), "the same bytes as prost's");
+        }
     }
 
     #[test]
@@ -135,6 +317,7 @@ mod tests {
             solution_count: 2,
             stats: Some(pb::SolveStats {
                 placements: 5,
+                elapsed_micros: 12_345,
                 ..Default::default()
             }),
             algorithm: pb::Algorithm::Propagation as i32,
@@ -144,23 +327,67 @@ mod tests {
         let sent = pb::SolveBatchResponse {
             answers: vec![answer("4", 0, ""), answer("x", 3, "invalid puzzle")],
         };
-        let read = Answers::decode(sent.encode_to_vec().as_slice()).unwrap();
-        let fields: Vec<_> = read
-            .answers
-            .iter()
-            .map(|a| (a.index(), a.outcome, &a.solution[..], a.solution_count))
-            .collect();
+        let read = read_answers(Bytes::from(sent.encode_to_vec())).unwrap();
         let solved = pb::Outcome::Solved as i32;
+        let expected = |index, code, error: &str| Answer {
+            index,
+            outcome: solved,
+            solution: Bytes::from_static(b"123"),
+            solution_count: 2,
+            code,
+            error: error.into(),
+        };
         assert_eq!(
-            fields,
+            read,
             [
-                (Some(4), solved, &b"123"[..], 2),
-                (None, solved, &b"123"[..], 2)
+                expected(Some(4), 0, ""),
+                expected(None, 3, "invalid puzzle")
             ]
         );
+    }
+
+    #[test]
+    fn only_an_index_in_its_one_decimal_form_is_an_index() {
+        let read: Vec<_> = [
+            "0",
+            "7",
+            "120",
+            "007",
+            "",
+            "-1",
+            "1x",
+            "99999999999999999999999",
+        ]
+        .iter()
+        .map(|id| index_of(id.as_bytes()))
+        .collect();
         assert_eq!(
-            (read.answers[1].code, &*read.answers[1].error),
-            (3, "invalid puzzle")
+            read,
+            [Some(0), Some(7), Some(120), None, None, None, None, None]
         );
+    }
+
+    #[test]
+    fn a_malformed_message_is_an_error_not_a_panic() {
+        let whole = pb::SolveBatchResponse {
+            answers: vec![pb::BatchAnswer {
+                id: "1".into(),
+                solution: "1".repeat(81),
+                ..Default::default()
+            }],
+        }
+        .encode_to_vec();
+        for cut in 1..whole.len() {
+            assert!(
+                read_answers(Bytes::copy_from_slice(&whole[..cut])).is_err(),
+                "cut at {cut}"
+            );
+        }
+        for bad in [&[0x0b][..], &[0x0a, 0x02, 0x3b, 0x00], &[0xff; 11]] {
+            assert!(
+                read_answers(Bytes::copy_from_slice(bad)).is_err(),
+                "{bad:?}"
+            );
+        }
     }
 }
