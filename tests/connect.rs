@@ -192,6 +192,18 @@ async fn methods_without_side_effects_answer_connects_get_form() {
     )
     .await;
     assert_eq!(bad_puzzle.status, 400);
+    let compressed = http(
+        address,
+        "GET",
+        &format!("{path}?encoding=json&message=%7B%7D&compression=gzip"),
+        &[],
+        b"",
+    )
+    .await;
+    assert_eq!(
+        (compressed.status, compressed.header("accept-encoding")),
+        (501, Some("identity"))
+    );
     // Generate's answer is random when it has no seed: not for caching.
     let generate = "/sudoku.v1.SudokuService/Generate?encoding=json&message=%7B%7D";
     let refused = http(address, "GET", generate, &[], b"").await;

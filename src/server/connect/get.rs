@@ -33,13 +33,10 @@ pub(super) fn message(query: &str, limit: usize) -> Result<(Encoding, Bytes), Co
         .as_deref()
         .filter(|name| *name != b"identity")
     {
-        return Err(ConnectError::new(
-            Code::Unimplemented,
-            format!(
-                "compression={:?} is not accepted: send the message uncompressed",
-                String::from_utf8_lossy(compression)
-            ),
-        ));
+        return Err(super::compressed_refused(format!(
+            "compression={:?}",
+            String::from_utf8_lossy(compression)
+        )));
     }
     let encoding = fields.encoding()?;
     let message = fields.message()?;

@@ -336,16 +336,22 @@ fn check_headers(headers: &HeaderMap, compression: HeaderName) -> Result<(), Con
     if let Some(encoding) = headers.get(&compression)
         && encoding != "identity"
     {
-        return Err(ConnectError::new(
-            Code::Unimplemented,
-            format!("{compression} {encoding:?} is not accepted: send messages uncompressed"),
-        )
-        .with_header(
-            header::ACCEPT_ENCODING,
-            HeaderValue::from_static("identity"),
-        ));
+        return Err(compressed_refused(format!("{compression} {encoding:?}")));
     }
     Ok(())
+}
+
+/// The refusal of a compressed message (`what` names the compression asked
+/// for), saying with `Accept-Encoding` what is accepted.
+fn compressed_refused(what: String) -> ConnectError {
+    ConnectError::new(
+        Code::Unimplemented,
+        format!("{what} is not accepted: send messages uncompressed"),
+    )
+    .with_header(
+        header::ACCEPT_ENCODING,
+        HeaderValue::from_static("identity"),
+    )
 }
 
 /// The request body, refused past `limit` bytes.
