@@ -75,7 +75,7 @@ async fn remote_output_equals_local_output_with_one_server_and_with_three() {
     assert_eq!(one, local);
     assert_eq!(three, local);
     assert_eq!(counted_remote, counted);
-    // A server holds at most 2,048 puzzles unanswered: the others took part.
+    // A server holds at most 4,096 puzzles unanswered: the others took part.
     let working = servers
         .iter()
         .filter(|server| server.tracker.solves_started() > 0)

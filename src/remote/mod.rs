@@ -23,8 +23,10 @@ pub mod wire;
 pub use wire::Answer;
 
 /// Puzzles a server may hold unanswered: enough to keep its workers busy across a
-/// round trip, few enough that the work spreads by demand.
-const WINDOW: usize = 2048;
+/// round trip and the server's own queues (17_clue on one local server, 61
+/// rounds taking turns: 0.60x local at 4,096, 0.58x at 2,048), few enough that
+/// the work spreads by demand.
+const WINDOW: usize = 4096;
 
 /// Lines handed to the output at a time, at most (fewer at the end of a run):
 /// the output thread wakes once for many.
