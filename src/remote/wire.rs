@@ -9,7 +9,9 @@
 use std::sync::Arc;
 
 use bytes::{Buf, BufMut, Bytes};
-use prost::encoding::{WireType, decode_varint, encode_varint, encoded_len_varint};
+use prost::encoding::{
+    WireType, decode_key, decode_varint, encode_key, encode_varint, encoded_len_varint, key_len,
+};
 use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder, Streaming};
 use tonic::codegen::http::uri::PathAndQuery;
 use tonic::transport::Channel;
@@ -65,7 +67,7 @@ pub fn write_puzzles(message: &Puzzles, out: &mut impl BufMut) {
             (5, Field::Varint(settings.max_steps)),
         ];
         let length: usize = fields.iter().map(|(tag, field)| field.len(*tag)).sum();
-        key(PUZZLES, WireType::LengthDelimited, out);
+        encode_key(PUZZLES, WireType::LengthDelimited, out);
         encode_varint(length as u64, out);
         for (tag, field) in &fields {
             field.write(*tag, out);
@@ -81,7 +83,7 @@ enum Field<'a> {
 
 impl Field<'_> {
     fn len(&self, tag: u32) -> usize {
-        let key = encoded_len_varint(u64::from(tag << 3));
+        let key = key_len(tag);
         match *self {
             Field::Bytes([]) | Field::Varint(0) => 0,
             Field::Bytes(bytes) => key + encoded_len_varint(bytes.len() as u64) + bytes.len(),
@@ -93,20 +95,16 @@ impl Field<'_> {
         match *self {
             Field::Bytes([]) | Field::Varint(0) => {}
             Field::Bytes(bytes) => {
-                key(tag, WireType::LengthDelimited, out);
+                encode_key(tag, WireType::LengthDelimited, out);
                 encode_varint(bytes.len() as u64, out);
                 out.put_slice(bytes);
             }
             Field::Varint(value) => {
-                key(tag, WireType::Varint, out);
+                encode_key(tag, WireType::Varint, out);
                 encode_varint(value, out);
             }
         }
     }
-}
-
-fn key(tag: u32, wire_type: WireType, out: &mut impl BufMut) {
-    encode_varint(u64::from(tag << 3 | wire_type as u32), out);
 }
 
 /// Reads a response message's answers; an error names what was malformed.
@@ -162,10 +160,7 @@ fn index_of(id: &[u8]) -> Option<usize> {
 }
 
 fn read_key(message: &mut Bytes) -> Result<(u32, WireType), &'static str> {
-    let key = read_varint(message)?;
-    let wire_type = WireType::try_from(key & 7).map_err(|_| "an unknown wire type")?;
-    let tag = u32::try_from(key >> 3).map_err(|_| "a field number out of range")?;
-    Ok((tag, wire_type))
+    decode_key(message).map_err(|_| "a malformed field key")
 }
 
 fn read_varint(message: &mut Bytes) -> Result<u64, &'static str> {
