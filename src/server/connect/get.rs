@@ -41,10 +41,7 @@ pub(super) fn message(query: &str, limit: usize) -> Result<(Encoding, Bytes), Co
     let encoding = fields.encoding()?;
     let message = fields.message()?;
     if message.len() > limit {
-        return Err(ConnectError::new(
-            Code::ResourceExhausted,
-            format!("the message is over this server's limit of {limit} bytes"),
-        ));
+        return Err(super::over_limit("the message", limit));
     }
     Ok((encoding, Bytes::from(message)))
 }

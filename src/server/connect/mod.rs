@@ -281,20 +281,13 @@ pub(super) async fn serve(
     // Kept for a refusal's log line (the request goes on into the call).
     let path = request.uri().path().to_owned();
     let noted = |error| connect.noted(&path, error);
-    match route {
-        Route::Refuse(error) => noted(error).into_response(),
-        Route::Unary(procedure, encoding) => {
-            match connect.unary(&procedure, encoding, request).await {
-                Ok(response) => response,
-                Err(error) => noted(error).into_response(),
-            }
-        }
-        Route::Get(procedure) => match connect.get(&procedure, request).await {
-            Ok(response) => response,
-            Err(error) => noted(error).into_response(),
-        },
+    let answered = match route {
+        Route::Refuse(error) => Err(error),
+        Route::Unary(procedure, encoding) => connect.unary(&procedure, encoding, request).await,
+        Route::Get(procedure) => connect.get(&procedure, request).await,
         Route::Stream(procedure, encoding) => {
-            match connect.streaming(&procedure, encoding, request).await {
+            // A streaming call's error is its end-of-stream message.
+            return match connect.streaming(&procedure, encoding, request).await {
                 Ok(response) => response,
                 Err(error) => {
                     let body = Body::from(stream::end_stream_error(&noted(error)));
@@ -304,9 +297,10 @@ pub(super) async fn serve(
                         .insert(header::CONTENT_TYPE, encoding.stream_content_type());
                     response
                 }
-            }
+            };
         }
-    }
+    };
+    answered.unwrap_or_else(|error| noted(error).into_response())
 }
 
 /// The refusal of `method` at `path`, which takes POST (and GET when `get`).
@@ -354,14 +348,19 @@ fn compressed_refused(what: String) -> ConnectError {
     )
 }
 
+/// The refusal of `what` (a body, a message) past this server's `limit` bytes.
+fn over_limit(what: &str, limit: usize) -> ConnectError {
+    ConnectError::new(
+        Code::ResourceExhausted,
+        format!("{what} is over this server's limit of {limit} bytes"),
+    )
+}
+
 /// The request body, refused past `limit` bytes.
 async fn read_body(body: Body, limit: usize) -> Result<Bytes, ConnectError> {
     match Limited::new(body, limit).collect().await {
         Ok(collected) => Ok(collected.to_bytes()),
-        Err(error) if error.is::<LengthLimitError>() => Err(ConnectError::new(
-            Code::ResourceExhausted,
-            format!("the request body is over this server's limit of {limit} bytes"),
-        )),
+        Err(error) if error.is::<LengthLimitError>() => Err(over_limit("the request body", limit)),
         Err(error) => Err(ConnectError::new(
             Code::InvalidArgument,
             format!("the request body could not be read: {error}"),
