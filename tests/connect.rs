@@ -124,6 +124,7 @@ async fn methods_without_side_effects_answer_connects_get_form() {
     let server = start().await;
     let address = server.address;
     let path = "/sudoku.v1.SudokuService/Solve";
+    let get = |target: String| async move { http(address, "GET", &target, &[], b"").await };
     let (posted, expected) =
         post_json(address, path, &format!(r#"{{"puzzle": "{PUZZLE}"}}"#), &[]).await;
     assert_eq!(posted.status, 200);
@@ -136,14 +137,7 @@ async fn methods_without_side_effects_answer_connects_get_form() {
             other => format!("%{other:02X}"),
         })
         .collect();
-    let got = http(
-        address,
-        "GET",
-        &format!("{path}?connect=v1&encoding=json&message={json}"),
-        &[],
-        b"",
-    )
-    .await;
+    let got = get(format!("{path}?connect=v1&encoding=json&message={json}")).await;
     assert_eq!(
         (got.status, got.header("content-type")),
         (200, Some("application/json"))
@@ -157,14 +151,7 @@ async fn methods_without_side_effects_answer_connects_get_form() {
     };
     let message = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(request.encode_to_vec());
     let rate = "/sudoku.v1.SudokuService/Rate";
-    let got = http(
-        address,
-        "GET",
-        &format!("{rate}?encoding=proto&base64=1&message={message}"),
-        &[],
-        b"",
-    )
-    .await;
+    let got = get(format!("{rate}?encoding=proto&base64=1&message={message}")).await;
     assert_eq!(
         (got.status, got.header("content-type")),
         (200, Some("application/proto"))
@@ -173,7 +160,7 @@ async fn methods_without_side_effects_answer_connects_get_form() {
     assert!(rated.rating > 0.0, "{rated:?}");
 
     // What GET cannot do is refused with a reason.
-    let bare = http(address, "GET", &format!("{path}?encoding=json"), &[], b"").await;
+    let bare = get(format!("{path}?encoding=json")).await;
     let error: Value = serde_json::from_slice(&bare.body).unwrap();
     assert_eq!(
         (bare.status, error["code"].as_str()),
@@ -183,22 +170,14 @@ async fn methods_without_side_effects_answer_connects_get_form() {
         error["message"].as_str().unwrap().contains("message"),
         "{error}"
     );
-    let bad_puzzle = http(
-        address,
-        "GET",
-        &format!("{path}?encoding=json&message=%7B%22puzzle%22%3A%221%22%7D"),
-        &[],
-        b"",
-    )
+    let bad_puzzle = get(format!(
+        "{path}?encoding=json&message=%7B%22puzzle%22%3A%221%22%7D"
+    ))
     .await;
     assert_eq!(bad_puzzle.status, 400);
-    let compressed = http(
-        address,
-        "GET",
-        &format!("{path}?encoding=json&message=%7B%7D&compression=gzip"),
-        &[],
-        b"",
-    )
+    let compressed = get(format!(
+        "{path}?encoding=json&message=%7B%7D&compression=gzip"
+    ))
     .await;
     assert_eq!(
         (compressed.status, compressed.header("accept-encoding")),
@@ -206,7 +185,7 @@ async fn methods_without_side_effects_answer_connects_get_form() {
     );
     // Generate's answer is random when it has no seed: not for caching.
     let generate = "/sudoku.v1.SudokuService/Generate?encoding=json&message=%7B%7D";
-    let refused = http(address, "GET", generate, &[], b"").await;
+    let refused = get(generate.to_owned()).await;
     assert_eq!(
         (refused.status, refused.header("allow")),
         (405, Some("POST"))
