@@ -33,7 +33,7 @@ for n in "${counts[@]}"; do
     sleep 0.1
   done
   echo "== $n paced streams"
-  "$bin" load --addr "127.0.0.1:$port" --rpc steps --streams "$n" --pace 1000 \
+  "$bin" load --addr "127.0.0.1:$port" --rpc steps --streams "$n" --pace 1 \
     --algorithm backtracking --puzzles target/streams-puzzle.txt --duration "$window" \
     --probes "$puzzles/forum_hardest_1106.txt" --probe-count 20 \
     --probe-algorithm propagation --probe-timeout 5 --server-pid "$server"

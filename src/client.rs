@@ -96,6 +96,17 @@ impl Target {
     }
 }
 
+/// An address as the clients take it (`host:port`, `http://host:port` or
+/// `https://host:port`, a trailing `/` allowed): its scheme, if any, and its
+/// `host:port`.
+pub fn split_url(address: &str) -> (Option<&str>, &str) {
+    let (scheme, rest) = match address.split_once("://") {
+        Some((scheme, rest)) => (Some(scheme), rest),
+        None => (None, address),
+    };
+    (scheme, rest.trim_end_matches('/'))
+}
+
 /// `message` as a request carrying `authorization` (the bearer token header), when
 /// there is one.
 pub fn authorized<T>(message: T, authorization: Option<&MetadataValue<Ascii>>) -> Request<T> {

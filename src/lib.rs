@@ -2,8 +2,8 @@
 //!
 //! # Layout
 //!
-//! From the domain outwards; each module's own doc says what it owns and what it
-//! deliberately does not know.
+//! From the domain outwards, lowest layer first; each module's own doc says what
+//! it owns and what it deliberately does not know.
 //!
 //! - [`board`]: the vocabulary (cells, digits, units) and the parsed, checked
 //!   [`board::Board`]; parse errors carry their position.
@@ -20,6 +20,10 @@
 //! - [`pb`]: the protobuf types and tonic stubs generated from
 //!   `proto/sudoku/v1/sudoku.proto`.
 //! - [`convert`]: the one place where engine values become `pb` values and back.
+//! - [`metrics`]: Prometheus metrics and their text form (the server serves `/metrics`).
+//! - [`telemetry`]: the calls' spans exported over OTLP/gRPC (`--otlp-endpoint`).
+//! - [`dashboard`]: the built-in dashboard's embedded files, served at `/`.
+//! - [`client`]: how the command-line clients reach a server (address, TLS, token).
 //! - [`service`]: the `SudokuService` implementation: searches in slices under fair
 //!   solve slots (a compute pool for long ones), streams as tasks with demand-driven
 //!   batches and pacing, limits, deadlines, cancellation, and the guard that closes
@@ -27,10 +31,6 @@
 //! - [`server`]: the tonic server around the service: admission of connections,
 //!   transport settings, auth, the message-size limit, gRPC-Web and CORS, the
 //!   dashboard and the 404 for other HTTP requests, shutdown.
-//! - [`dashboard`]: the built-in dashboard's embedded files, served at `/`.
-//! - [`metrics`]: Prometheus metrics and their `/metrics` listener.
-//! - [`telemetry`]: the calls' spans exported over OTLP/gRPC (`--otlp-endpoint`).
-//! - [`client`]: how the command-line clients reach a server (address, TLS, token).
 //! - [`remote`]: puzzles solved on one or more servers over `SolveBatch`, behind
 //!   `sudokud solve --remote`.
 //! - [`load`]: the load generator behind `sudokud load` (callers, or many paced
@@ -43,6 +43,10 @@
 //!
 //! - `board`, `solver`, `logic`, `generate` and `bench` import std only (`board/parse.rs` adds
 //!   `memchr`); `convert` names no tonic type. `tests/layout.rs` checks both.
+//! - The modules above are listed from the lowest layer up, and the layers point
+//!   one way: no import cycle between source files, and no file names a module
+//!   of a higher layer (`metrics` knows no HTTP route, `service` nothing of
+//!   `server`). `tests/layout.rs` checks it on the import graph.
 //! - Statuses are made in `service` (a call's answer) and `server` (what the
 //!   transport turns away before the service sees a call); clients only read them.
 //! - No call or stream holds a thread; every slice of search runs under a slot.

@@ -1,9 +1,7 @@
-//! Prometheus metrics: what the service counts, and the small HTTP listener that
-//! serves them at `/metrics`, beside the probes `/readyz` and `/livez` (off unless
-//! `--metrics-listen` is given). Knows nothing of solving; the service reports
-//! into it.
+//! Prometheus metrics: what the service counts, and their text form. Knows
+//! nothing of solving (the service reports into it) nor of HTTP: the server
+//! serves [`Metrics::render`] at `/metrics`.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use prometheus_client::encoding::EncodeLabelSet;
@@ -237,33 +235,4 @@ fn code_name(code: tonic::Code) -> &'static str {
         Code::DataLoss => "DataLoss",
         Code::Unauthenticated => "Unauthenticated",
     }
-}
-
-/// Serves `GET /metrics`, and the probes reading `readiness`, on `listener`
-/// until `shutdown` completes.
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    metrics: Arc<Metrics>,
-    readiness: crate::service::Readiness,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    use axum::routing::get;
-    let app = crate::server::probes::routes(readiness).route(
-        "/metrics",
-        get(move || {
-            let metrics = metrics.clone();
-            async move {
-                (
-                    [(
-                        axum::http::header::CONTENT_TYPE,
-                        "application/openmetrics-text; version=1.0.0; charset=utf-8",
-                    )],
-                    metrics.render(),
-                )
-            }
-        }),
-    );
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
 }

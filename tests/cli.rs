@@ -65,3 +65,159 @@ fn solve_counts_solutions_up_to_two() {
     );
     assert_eq!(solve(&["--count"], &input), ["1", "2", "0"]);
 }
+
+const PUZZLE: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+#[tokio::test]
+async fn every_command_reports_a_calls_error_in_one_form() {
+    use common::process::{stderr, sudokud};
+    let server = common::server::start().await;
+    let address = server.address.to_string();
+    let health = sudokud(
+        &["health", "--addr", &address, "--service", "nope"],
+        "",
+        &[],
+    )
+    .await;
+    assert!(!health.status.success());
+    let watch = sudokud(&["watch", "--addr", &address, "12x"], "", &[]).await;
+    assert!(!watch.status.success());
+    // The code's name, then the server's message: no debug form of the status.
+    for (output, code) in [(&health, "NotFound"), (&watch, "InvalidArgument")] {
+        let error = stderr(output);
+        assert!(error.starts_with(&format!("sudokud: {code}: ")), "{error}");
+        assert!(
+            !error.contains("Status {") && !error.contains("metadata"),
+            "{error}"
+        );
+    }
+    assert!(stderr(&watch).contains("bad character 'x' at r1c3"));
+}
+
+#[tokio::test]
+async fn pace_means_steps_a_second_and_is_held_to_its_range_everywhere() {
+    use common::process::{stderr, sudokud};
+    for command in [&["watch", PUZZLE][..], &["load", "--rpc", "steps"][..]] {
+        for pace in ["5000", "-1", "fast"] {
+            let flag = format!("--pace={pace}");
+            let mut args = command.to_vec();
+            args.push(&flag);
+            let output = sudokud(&args, "", &[]).await;
+            assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+            assert!(stderr(&output).contains("--pace"), "{}", stderr(&output));
+        }
+    }
+    // In range, a watch paces its stream: a step every 1000/500 = 2 ms.
+    let server = common::server::start().await;
+    let address = server.address.to_string();
+    let output = sudokud(
+        &[
+            "watch",
+            "--addr",
+            &address,
+            "--pace",
+            "500",
+            "--algorithm",
+            "propagation",
+            PUZZLE,
+        ],
+        "",
+        &[],
+    )
+    .await;
+    assert!(output.status.success(), "{output:?}");
+}
+
+#[tokio::test]
+async fn names_are_taken_in_either_case_and_flags_that_do_nothing_are_refused() {
+    use common::process::{stderr, stdout, sudokud};
+    let lower = sudokud(&["solve", "--algorithm", "backtracking"], PUZZLE, &[]).await;
+    let upper = sudokud(&["solve", "--algorithm", "BACKTRACKING"], PUZZLE, &[]).await;
+    assert!(upper.status.success(), "{upper:?}");
+    assert_eq!(stdout(&upper), stdout(&lower));
+    assert!(common::is_solution(PUZZLE, stdout(&upper).trim()));
+
+    // TLS and the token mean nothing to a local solve: said, not ignored.
+    for flag in [
+        &["--tls-ca", "/nonexistent"][..],
+        &["--auth-token", "t"][..],
+    ] {
+        let mut args = vec!["solve"];
+        args.extend_from_slice(flag);
+        let output = sudokud(&args, PUZZLE, &[]).await;
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        let error = stderr(&output);
+        assert!(
+            error.contains(flag[0]) && error.contains("--remote"),
+            "{error}"
+        );
+    }
+    // The same settings in the environment are for other commands: no refusal.
+    let output = sudokud(&["solve"], PUZZLE, &[("SUDOKUD_TLS_CA", "/nonexistent")]).await;
+    assert!(output.status.success(), "{output:?}");
+}
+
+#[tokio::test]
+async fn the_top_level_help_lists_the_commands_and_serve_its_flags() {
+    use common::process::{stdout, sudokud};
+    let top = stdout(&sudokud(&["--help"], "", &[]).await);
+    assert!(top.lines().count() < 40, "{top}");
+    for command in ["serve", "solve", "watch", "hint", "generate"] {
+        assert!(top.contains(&format!("  {command} ")), "{top}");
+    }
+    assert!(!top.contains("--max-queue"), "{top}");
+    assert!(top.contains("sudokud serve --help"), "{top}");
+    let serve = stdout(&sudokud(&["serve", "--help"], "", &[]).await);
+    assert!(
+        serve.contains("--max-queue") && serve.contains("SUDOKUD_LISTEN"),
+        "{serve}"
+    );
+}
+
+#[tokio::test]
+async fn hint_reads_the_puzzle_and_the_board_from_stdin() {
+    use common::process::{stdout, sudokud};
+    let given = sudokud(&["hint", PUZZLE], "", &[]).await;
+    let piped = sudokud(&["hint", "-"], &format!("{PUZZLE}\n"), &[]).await;
+    assert!(piped.status.success(), "{piped:?}");
+    assert_eq!(stdout(&piped), stdout(&given));
+    // A board with a wrong digit: 9 at r1c2, where the solution has 1.
+    let board = format!("49{}", &PUZZLE[2..]);
+    let both = sudokud(&["hint", "-", "-"], &format!("{PUZZLE}\n\n{board}\n"), &[]).await;
+    let argued = sudokud(&["hint", PUZZLE, &board], "", &[]).await;
+    assert!(both.status.success(), "{both:?}");
+    assert_eq!(stdout(&both), stdout(&argued));
+    assert!(
+        stdout(&both).starts_with("wrong: r1c2=9"),
+        "{}",
+        stdout(&both)
+    );
+}
+
+#[tokio::test]
+async fn the_cors_setting_has_one_spelling() {
+    use common::process::{stderr, sudokud};
+    let serve = ["serve", "--listen", "127.0.0.1:0"];
+    // The variable is read under the flag's name: a bad origin stops the start.
+    let output = sudokud(
+        &serve,
+        "",
+        &[("SUDOKUD_CORS_ALLOW_ORIGIN", "not-an-origin")],
+    )
+    .await;
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("\"not-an-origin\""),
+        "{}",
+        stderr(&output)
+    );
+    // The old plural spelling is refused, naming the new one, not ignored.
+    let output = sudokud(&serve, "", &[("SUDOKUD_CORS_ALLOW_ORIGINS", "*")]).await;
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("SUDOKUD_CORS_ALLOW_ORIGIN "),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -240,7 +240,7 @@ async fn bad_json_and_bad_puzzles_get_connect_errors_with_their_http_status() {
     assert!(
         bad_request.field_violations[0]
             .description
-            .contains("position 41")
+            .contains("at r5c5 ")
     );
 
     let unsolvable = format!(r#"{{"puzzle": "{}"}}"#, common::unsolvable_puzzles()[0]);
@@ -366,6 +366,12 @@ async fn what_the_json_route_cannot_take_is_refused_with_a_reason() {
         (response.status, json["code"].as_str()),
         (429, Some("resource_exhausted")),
         "{json}"
+    );
+    // It names the limit and the flag that sets it, as the gRPC answer does.
+    let message = json["message"].as_str().unwrap();
+    assert!(
+        message.contains("1024 bytes") && message.contains("--max-message-bytes"),
+        "{message}"
     );
 
     let (response, json) = post_json(
@@ -524,4 +530,75 @@ async fn a_solve_batch_in_connects_streaming_form_answers_every_puzzle() {
         }
     }
     assert!(answered.iter().all(|&a| a));
+}
+
+#[tokio::test]
+async fn mistyped_paths_missing_puzzles_and_enum_names_are_answered_with_what_is_wrong() {
+    let server = start().await;
+    let body = format!(r#"{{"puzzle": "{PUZZLE}"}}"#);
+    let paths = [
+        (
+            "/sudoku.v1.SudokuService/solve",
+            Some("/sudoku.v1.SudokuService/Solve"),
+        ),
+        (
+            "/sudoku.v1.Sudoku/Rate",
+            Some("/sudoku.v1.SudokuService/Rate"),
+        ),
+        ("/Nope", None),
+        ("/v1/nope", None),
+    ];
+    for (path, meant) in paths {
+        let (response, json) = post_json(server.address, path, &body, &[]).await;
+        assert_eq!(
+            (response.status, json["code"].as_str()),
+            (404, Some("unimplemented")),
+            "{path}: {json}"
+        );
+        let message = json["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("no procedure at {path}")),
+            "{message}"
+        );
+        match meant {
+            Some(meant) => assert!(
+                message.contains(&format!("did you mean {meant}?")),
+                "{message}"
+            ),
+            None => assert!(!message.contains("did you mean"), "{message}"),
+        }
+    }
+    // Each was refused before a call, and counted (and logged) as such.
+    let metrics = server.metrics.render();
+    assert!(
+        metrics.contains("sudokud_connect_refusals_total{code=\"unimplemented\"} 4"),
+        "{metrics}"
+    );
+    // A plain GET of an unknown path stays the plain 404 (a browser's favicon).
+    let favicon = http(server.address, "GET", "/favicon.ico", &[], b"").await;
+    assert_eq!(favicon.status, 404);
+
+    // No puzzle at all: say the field is missing, not that it holds 0 cells.
+    for empty in ["", "{}", r#"{"puzzle": ""}"#] {
+        let (response, json) = post_json(server.address, "/v1/solve", empty, &[]).await;
+        assert_eq!(response.status, 400, "{empty:?}: {json}");
+        let message = json["message"].as_str().unwrap();
+        assert!(message.contains("puzzle field is missing"), "{message}");
+        assert!(!message.contains("0 cells"), "{message}");
+    }
+
+    // An enum's short name is refused (the JSON mapping wants the full one),
+    // and the answer lists the names it takes.
+    let short = format!(r#"{{"puzzle": "{PUZZLE}", "algorithm": "BACKTRACKING"}}"#);
+    let (response, json) = post_json(server.address, "/v1/solve", &short, &[]).await;
+    assert_eq!(response.status, 400, "{json}");
+    let message = json["message"].as_str().unwrap();
+    assert!(
+        message.contains("algorithm takes ALGORITHM_UNSPECIFIED, ALGORITHM_BACKTRACKING")
+            && message.contains(r#"not "BACKTRACKING""#),
+        "{message}"
+    );
+    let full = format!(r#"{{"puzzle": "{PUZZLE}", "algorithm": "ALGORITHM_BACKTRACKING"}}"#);
+    let (response, json) = post_json(server.address, "/v1/solve", &full, &[]).await;
+    assert_eq!(response.status, 200, "{json}");
 }

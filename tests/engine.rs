@@ -402,13 +402,41 @@ fn parse_rejects_bad_input_with_its_position() {
         &bad,
         Err(PuzzleError::BadCharacter {
             character: 'x',
+            cell: 40,
             position: 41,
         }),
+    );
+    // Located as a cell, as conflicts are (the character's place too).
+    let message = Board::parse(&bad).unwrap_err().to_string();
+    assert!(
+        message.starts_with("bad character 'x' at r5c5 (character 41 of the text)"),
+        "{message}"
+    );
+    // In a pasted grid the cell is not the character's place.
+    let grid: String = line
+        .as_bytes()
+        .chunks(9)
+        .map(|row| format!("{} |\n", String::from_utf8_lossy(row)))
+        .collect();
+    let mut bad_grid = grid.clone().into_bytes();
+    bad_grid[4 * 12 + 4] = b'x';
+    let message = Board::parse(&String::from_utf8(bad_grid).unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.starts_with("bad character 'x' at r5c5 (character 53"),
+        "{message}"
+    );
+    let message = Board::parse(&format!("{line}x")).unwrap_err().to_string();
+    assert!(
+        message.starts_with("bad character 'x' after the 81st cell"),
+        "{message}"
     );
     check_parse(
         &format!("é{line}"),
         Err(PuzzleError::BadCharacter {
             character: 'é',
+            cell: 0,
             position: 1,
         }),
     );
@@ -493,6 +521,7 @@ fn expected_parse(text: &str) -> Result<Board, PuzzleError> {
             _ => {
                 return Err(PuzzleError::BadCharacter {
                     character,
+                    cell: cells.len(),
                     position: index + 1,
                 });
             }

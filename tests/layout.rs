@@ -2,7 +2,9 @@
 //! file over 500 lines and no function over 60 (test modules aside); the engine
 //! (`board`, `solver`, `logic`, `generate`, `bench`) imports std only (and `memchr` in
 //! `board/parse.rs`), `convert` names no tonic type; `lib.rs` names every module
-//! and the README's code map every source file.
+//! and the code map (`docs/architecture.md`) every source file; no import cycle
+//! between source files and no layer naming a higher one (`layout/imports.rs`
+//! reads the import graph).
 
 use std::path::{Path, PathBuf};
 
@@ -265,7 +267,7 @@ fn convert_names_no_tonic_type() {
 }
 
 #[test]
-fn lib_rs_names_every_module_and_the_readme_every_file() {
+fn lib_rs_names_every_module_and_the_code_map_every_file() {
     let lib = std::fs::read_to_string(Path::new(ROOT).join("src/lib.rs")).unwrap();
     for line in lib.lines() {
         if let Some(module) = line
@@ -279,14 +281,169 @@ fn lib_rs_names_every_module_and_the_readme_every_file() {
             );
         }
     }
-    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let map = std::fs::read_to_string(Path::new(ROOT).join("docs/architecture.md")).unwrap();
     let missing: Vec<String> = sources()
         .into_iter()
         .map(|(name, _)| name)
-        .filter(|name| !readme.contains(&format!("`{name}`")))
+        .filter(|name| !map.contains(&format!("`{name}`")))
         .collect();
     assert!(
         missing.is_empty(),
-        "the README's code map misses {missing:#?}"
+        "the code map in docs/architecture.md misses {missing:#?}"
     );
+}
+
+#[path = "layout/imports.rs"]
+mod imports;
+
+/// The crate's sources as the import graph reads them: code only, comments,
+/// strings and test modules left out.
+fn code_sources() -> Vec<(String, String)> {
+    sources()
+        .into_iter()
+        .map(|(name, text)| {
+            let code: Vec<String> = non_test_lines(&name, &text)
+                .iter()
+                .map(|line| code_of(line))
+                .collect();
+            (name, code.join("\n"))
+        })
+        .collect()
+}
+
+#[test]
+fn no_module_imports_itself_through_others() {
+    let graph = imports::graph(&code_sources());
+    let cycles = imports::cycles(&graph);
+    let shown: Vec<String> = cycles
+        .iter()
+        .map(|cycle| {
+            let edges: Vec<String> = cycle
+                .iter()
+                .flat_map(|from| {
+                    graph[from]
+                        .iter()
+                        .filter(|to| cycle.contains(to))
+                        .map(move |to| format!("{from} -> {to}"))
+                })
+                .collect();
+            edges.join("\n  ")
+        })
+        .collect();
+    assert!(
+        cycles.is_empty(),
+        "import cycles:\n  {}",
+        shown.join("\n\n  ")
+    );
+    // The reader found the crate's edges (a broken one would find none).
+    let edges: usize = graph.values().map(|targets| targets.len()).sum();
+    assert!(edges > 150, "only {edges} import edges found");
+}
+
+/// A file list for the graph's own tests: (path, code).
+fn fake_crate(files: &[(&str, &str)]) -> Vec<(String, String)> {
+    files
+        .iter()
+        .map(|(name, code)| ((*name).to_owned(), (*code).to_owned()))
+        .collect()
+}
+
+#[test]
+fn the_cycle_check_sees_a_two_file_cycle() {
+    let cyclic = fake_crate(&[
+        ("src/lib.rs", "pub mod a;\npub mod b;"),
+        ("src/a.rs", "use crate::b::B;\npub struct A;"),
+        ("src/b.rs", "pub struct B;\nfn f() { crate::a::A; }"),
+    ]);
+    assert_eq!(
+        imports::cycles(&imports::graph(&cyclic)),
+        [vec!["src/a.rs".to_owned(), "src/b.rs".to_owned()]]
+    );
+    let acyclic = fake_crate(&[
+        ("src/lib.rs", "pub mod a;\npub mod b;"),
+        ("src/a.rs", "use crate::b::B;\npub struct A;"),
+        ("src/b.rs", "pub struct B;"),
+    ]);
+    assert!(imports::cycles(&imports::graph(&acyclic)).is_empty());
+}
+
+#[test]
+fn an_edge_leads_to_the_defining_file_through_re_exports() {
+    let files = fake_crate(&[
+        (
+            "src/lib.rs",
+            "pub mod service;\npub mod metrics;\npub mod pb { }",
+        ),
+        (
+            "src/service/mod.rs",
+            "mod shutdown;\nmod call;\npub use shutdown::{Readiness, Shutdown as Stop};\nuse crate::metrics::Metrics;",
+        ),
+        (
+            "src/service/shutdown.rs",
+            "pub struct Readiness;\npub struct Shutdown;",
+        ),
+        (
+            "src/service/call.rs",
+            "use super::{Metrics, Stop};\nfn f() { let _ = crate::pb::X; std::mem::drop(1); }",
+        ),
+        (
+            "src/metrics.rs",
+            "pub struct Metrics;\nfn f(_: crate::service::Readiness) {}",
+        ),
+        ("src/main.rs", "fn main() { sudokud::service::Stop; }"),
+    ]);
+    let graph = imports::graph(&files);
+    let edges = |from: &str| -> Vec<&str> { graph[from].iter().map(String::as_str).collect() };
+    assert_eq!(edges("src/metrics.rs"), ["src/service/shutdown.rs"]);
+    assert_eq!(
+        edges("src/service/call.rs"),
+        ["src/lib.rs", "src/metrics.rs", "src/service/shutdown.rs"]
+    );
+    assert_eq!(
+        edges("src/service/mod.rs"),
+        ["src/metrics.rs", "src/service/shutdown.rs"]
+    );
+    assert_eq!(edges("src/main.rs"), ["src/service/shutdown.rs"]);
+}
+
+/// Each top-level module's layer, lowest first: a file may name files of its
+/// own layer or a lower one, never a higher one.
+const LAYERS: &[&[&str]] = &[
+    &["board"],
+    &["solver"],
+    &["logic"],
+    &["generate", "bench"],
+    &["lib"],
+    &["convert", "metrics", "telemetry", "dashboard", "client"],
+    &["service"],
+    &["server"],
+    &["remote", "load", "watch"],
+    &["cli"],
+    &["main"],
+];
+
+/// The layer of a source file (`src/service/call.rs`: the layer of `service`).
+fn layer_of(file: &str) -> usize {
+    let top = file
+        .strip_prefix("src/")
+        .and_then(|rest| rest.split(['/', '.']).next())
+        .unwrap_or_default();
+    LAYERS
+        .iter()
+        .position(|layer| layer.contains(&top))
+        .unwrap_or_else(|| panic!("{file} is in no layer: add its module to LAYERS"))
+}
+
+#[test]
+fn no_layer_names_a_higher_one() {
+    let graph = imports::graph(&code_sources());
+    let mut upward = Vec::new();
+    for (from, targets) in &graph {
+        for to in targets {
+            if layer_of(to) > layer_of(from) {
+                upward.push(format!("{from} -> {to}"));
+            }
+        }
+    }
+    assert!(upward.is_empty(), "arrows running up: {upward:#?}");
 }

@@ -152,6 +152,29 @@ async fn reflection_lists_and_describes_the_service() {
 }
 
 #[tokio::test]
+async fn reflection_describes_the_error_details_a_status_carries() {
+    // A reflection client (grpcurl) decodes an error's BadRequest detail only
+    // when the server can describe google.rpc.BadRequest.
+    let server = start().await;
+    let MessageResponse::FileDescriptorResponse(files) = reflect(
+        &server,
+        MessageRequest::FileContainingSymbol("google.rpc.BadRequest".to_owned()),
+    )
+    .await
+    else {
+        panic!("google.rpc.BadRequest is not described");
+    };
+    let file = files
+        .file_descriptor_proto
+        .iter()
+        .map(|bytes| prost_types::FileDescriptorProto::decode(bytes.as_slice()).unwrap())
+        .find(|file| file.name() == "google/rpc/error_details.proto")
+        .expect("google/rpc/error_details.proto");
+    let messages: Vec<&str> = file.message_type.iter().map(|m| m.name()).collect();
+    assert!(messages.contains(&"BadRequest"), "{messages:?}");
+}
+
+#[tokio::test]
 async fn the_load_generator_reports_what_it_did() {
     let server = start().await;
     for rpc in [
@@ -329,7 +352,7 @@ async fn metrics_count_calls_steps_and_rejections() {
     let metrics_address = listener.local_addr().unwrap();
     // The service the test server runs shares its metrics with this handle.
     let metrics = server.metrics.clone();
-    tokio::spawn(sudokud::metrics::serve(
+    tokio::spawn(sudokud::server::serve_metrics(
         listener,
         metrics,
         sudokud::service::Readiness::default(),

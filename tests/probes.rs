@@ -67,7 +67,7 @@ async fn h2c_get(address: SocketAddr, path: &str) -> (u16, String) {
 async fn metrics_port(server: &TestServer) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    tokio::spawn(sudokud::metrics::serve(
+    tokio::spawn(sudokud::server::serve_metrics(
         listener,
         server.metrics.clone(),
         server.readiness.clone(),

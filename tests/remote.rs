@@ -51,7 +51,11 @@ async fn remote_output_equals_local_output_with_one_server_and_with_three() {
     let (local, one, three, counted, counted_remote) = tokio::task::spawn_blocking({
         let addresses: Vec<String> = servers.iter().map(|s| s.address.to_string()).collect();
         move || {
-            let all = addresses.join(",");
+            // Every address form the other clients take: host:port and URLs.
+            let all = format!(
+                "http://{},{},http://{}/",
+                addresses[0], addresses[1], addresses[2]
+            );
             (
                 solve(&file, &[]).stdout,
                 solve(&file, &["--remote", &addresses[0]]).stdout,

@@ -107,10 +107,10 @@ const tests = {
     const puzzle = DEFAULT_PUZZLE.slice(0, 40) + "x" + DEFAULT_PUZZLE.slice(41);
     const error = await rejects(unary(client, "Solve", { puzzle }));
     assert.equal(error.code, grpc.status.INVALID_ARGUMENT);
-    assert.match(error.details, /position 41/);
+    assert.match(error.details, /at r5c5 /);
     const [violation] = badRequest(error);
     assert.equal(violation.field, "puzzle");
-    assert.match(violation.description, /bad character 'x' at position 41/);
+    assert.match(violation.description, /bad character 'x' at r5c5 /);
   },
 
   async deadline({ client }) {

@@ -68,7 +68,7 @@ def test_bad_puzzles(stub):
     expect_error(
         lambda: stub.Solve(pb.SolveRequest(puzzle=HARD[:40] + "x" + HARD[41:]), timeout=10),
         grpc.StatusCode.INVALID_ARGUMENT,
-        "position 41",
+        "at r5c5 ",
     )
     expect_error(
         lambda: stub.Solve(pb.SolveRequest(puzzle="7...7" + "." * 76), timeout=10),

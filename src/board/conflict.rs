@@ -24,7 +24,7 @@ impl Board {
             None
         };
         match clash {
-            None => Ok(Board { cells }),
+            None => Ok(Board::with_cells(cells)),
             Some((first, second)) => Err(PuzzleError::Conflict {
                 first,
                 second,

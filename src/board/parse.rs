@@ -34,7 +34,11 @@ pub enum PuzzleError {
     BadCharacter {
         /// The offending character.
         character: char,
-        /// Its 1-based position among the characters of the text.
+        /// The cell it stands in for: the count of cells before it (row-major,
+        /// 0-based; 81 or more when the text already held 81 cells).
+        cell: usize,
+        /// Its 1-based position among the characters of the text (layout
+        /// characters and whitespace included).
         position: usize,
     },
     /// The text holds fewer or more than 81 cells.
@@ -58,12 +62,19 @@ impl fmt::Display for PuzzleError {
         match *self {
             PuzzleError::BadCharacter {
                 character,
+                cell,
                 position,
-            } => write!(
-                f,
-                "bad character {character:?} at position {position}: \
-                 a cell is 1-9 or one of '.', '0', '_'"
-            ),
+            } => {
+                if cell < CELLS {
+                    write!(f, "bad character {character:?} at {}", CellName(cell))?;
+                } else {
+                    write!(f, "bad character {character:?} after the 81st cell")?;
+                }
+                write!(
+                    f,
+                    " (character {position} of the text): a cell is 1-9 or one of '.', '0', '_'"
+                )
+            }
             PuzzleError::WrongCellCount { found } => {
                 write!(f, "puzzle has {found} cells, expected 81")
             }
@@ -136,6 +147,7 @@ impl Board {
                 None => {
                     return Err(PuzzleError::BadCharacter {
                         character,
+                        cell: count,
                         position: index + 1,
                     });
                 }

@@ -4,11 +4,11 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use super::values::steps_a_second;
+pub(super) use super::values::{AlgorithmArg, LevelArg, SymmetryArg};
 use crate::generate::Symmetry;
-use crate::logic::Level;
 use crate::solver::Algorithm;
 
 /// A Sudoku-solving gRPC service.
@@ -73,9 +73,12 @@ pub(super) struct ExplainArgs {
 
 #[derive(Debug, Args)]
 pub(super) struct HintArgs {
-    /// The puzzle's givens (81 cells, `.` or `0` for empty).
+    /// The puzzle's givens (81 cells, `.` or `0` for empty), or `-` to read it
+    /// from stdin (the first line).
     pub(super) puzzle: String,
-    /// The position now: the givens plus the player's digits (default: the givens).
+    /// The position now: the givens plus the player's digits (default: the
+    /// givens), or `-` to read it from stdin (the line after the puzzle's, when
+    /// that is read from stdin too).
     pub(super) board: Option<String>,
 }
 
@@ -88,7 +91,7 @@ pub(super) struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub(super) seed: u64,
     /// A level (its rating range) instead of --min-rating/--max-rating.
-    #[arg(long, value_enum, conflicts_with_all = ["min_rating", "max_rating"])]
+    #[arg(long, value_enum, ignore_case = true, conflicts_with_all = ["min_rating", "max_rating"])]
     pub(super) level: Option<LevelArg>,
     /// The lowest rating wanted.
     #[arg(long)]
@@ -97,7 +100,7 @@ pub(super) struct GenerateArgs {
     #[arg(long)]
     pub(super) max_rating: Option<f64>,
     /// The symmetry of the givens.
-    #[arg(long, value_enum, default_value_t = SymmetryArg(Symmetry::None))]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = SymmetryArg(Symmetry::None))]
     pub(super) symmetry: SymmetryArg,
     /// Stop taking clues away at a random point: unique, not minimal.
     #[arg(long)]
@@ -118,10 +121,10 @@ pub(super) struct WatchArgs {
     #[arg(long, env = "SUDOKUD_AUTH_TOKEN", hide_env_values = true)]
     pub(super) auth_token: Option<String>,
     /// The search to watch.
-    #[arg(long, value_enum, default_value_t = AlgorithmArg::DEFAULT)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = AlgorithmArg::DEFAULT)]
     pub(super) algorithm: AlgorithmArg,
-    /// Steps per second, at most 1,000 (0: as fast as the server goes).
-    #[arg(long, default_value_t = 0.0)]
+    /// Steps a second, 0 to 1,000 (0: as fast as the server goes).
+    #[arg(long, default_value_t = 0.0, value_parser = steps_a_second)]
     pub(super) pace: f64,
     /// Stop after this many steps (0: the server's cap).
     #[arg(long, default_value_t = 0)]
@@ -142,7 +145,7 @@ pub(super) struct LoadArgs {
     #[arg(long, env = "SUDOKUD_AUTH_TOKEN", hide_env_values = true)]
     pub(super) auth_token: Option<String>,
     /// The call to make.
-    #[arg(long, value_enum, default_value_t = RpcArg::Solve)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RpcArg::Solve)]
     pub(super) rpc: RpcArg,
     /// Callers running at once.
     #[arg(long, default_value_t = 1)]
@@ -154,15 +157,15 @@ pub(super) struct LoadArgs {
     #[arg(long)]
     pub(super) puzzles: Option<PathBuf>,
     /// The algorithm to ask for.
-    #[arg(long, value_enum, default_value_t = AlgorithmArg::DEFAULT)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = AlgorithmArg::DEFAULT)]
     pub(super) algorithm: AlgorithmArg,
     /// With `--rpc steps`: keep this many streams open at once (dashboards) and
     /// measure a steady window of `--duration` seconds once they are going.
     #[arg(long)]
     pub(super) streams: Option<usize>,
-    /// The streams' `step_interval_ms` (0: unpaced).
-    #[arg(long, default_value_t = 0)]
-    pub(super) pace: u32,
+    /// Each stream's steps a second, 0 to 1,000 (0: unpaced), as in `watch`.
+    #[arg(long, default_value_t = 0.0, value_parser = steps_a_second)]
+    pub(super) pace: f64,
     /// The streams' `max_batch` (0: the server's default; paced streams get 1).
     #[arg(long, default_value_t = 0)]
     pub(super) max_batch: u32,
@@ -181,7 +184,7 @@ pub(super) struct LoadArgs {
     #[arg(long, default_value_t = 20)]
     pub(super) probe_count: usize,
     /// The probes' algorithm.
-    #[arg(long, value_enum, default_value_t = AlgorithmArg(Some(Algorithm::Propagation)))]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = AlgorithmArg(Some(Algorithm::Propagation)))]
     pub(super) probe_algorithm: AlgorithmArg,
     /// Each probe's deadline, in seconds.
     #[arg(long, default_value_t = 5.0)]
@@ -248,7 +251,7 @@ pub(super) struct BenchArgs {
     #[arg(required = true)]
     pub(super) files: Vec<PathBuf>,
     /// The engine to measure.
-    #[arg(long, value_enum, default_value_t = AlgorithmArg::DEFAULT)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = AlgorithmArg::DEFAULT)]
     pub(super) algorithm: AlgorithmArg,
     /// Repeat each set until at least this many seconds have passed.
     #[arg(long, default_value_t = 1.0)]
@@ -349,7 +352,7 @@ pub(super) struct ServeArgs {
     /// separated, or `*` for any; same-origin pages (the dashboard) need none.
     #[arg(
         long = "cors-allow-origin",
-        env = "SUDOKUD_CORS_ALLOW_ORIGINS",
+        env = "SUDOKUD_CORS_ALLOW_ORIGIN",
         value_delimiter = ','
     )]
     pub(super) cors_allow_origins: Vec<String>,
@@ -365,7 +368,7 @@ pub(super) struct ServeArgs {
     #[arg(long, env = "SUDOKUD_METRICS_LISTEN")]
     pub(super) metrics_listen: Option<SocketAddr>,
     /// Log format on stderr.
-    #[arg(long, env = "SUDOKUD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    #[arg(long, env = "SUDOKUD_LOG_FORMAT", value_enum, ignore_case = true, default_value_t = LogFormat::Text)]
     pub(super) log_format: LogFormat,
     /// Export each call's span to the OpenTelemetry collector at this URL over
     /// OTLP/gRPC (`http://host:4317`); off when absent.
@@ -387,7 +390,7 @@ pub(super) struct SolveArgs {
     /// File with one puzzle a line; stdin when absent or `-`.
     pub(super) file: Option<PathBuf>,
     /// The search to run.
-    #[arg(long, value_enum, default_value_t = AlgorithmArg::DEFAULT)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = AlgorithmArg::DEFAULT)]
     pub(super) algorithm: AlgorithmArg,
     /// Print the number of solutions (0, 1, or 2 meaning "two or more") instead of
     /// the solution.
@@ -403,96 +406,10 @@ pub(super) struct SolveArgs {
     /// resolves to several addresses uses each), over SolveBatch: the same output.
     #[arg(long, value_delimiter = ',')]
     pub(super) remote: Vec<String>,
-    /// TLS to the servers (with --remote; local solving ignores it and the token).
+    /// TLS to the servers (with --remote only, as the token).
     #[command(flatten)]
     pub(super) tls: TlsArgs,
     /// Bearer token for servers that require one.
     #[arg(long, env = "SUDOKUD_AUTH_TOKEN", hide_env_values = true)]
     pub(super) auth_token: Option<String>,
-}
-
-/// An algorithm on the command line: `default` or one of the engine's own names
-/// ([`Algorithm::name`]), so the names are defined once, in the engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct AlgorithmArg(pub(super) Option<Algorithm>);
-
-impl AlgorithmArg {
-    /// `default`: what `ALGORITHM_UNSPECIFIED` picks.
-    pub(super) const DEFAULT: AlgorithmArg = AlgorithmArg(None);
-    const ALL: [AlgorithmArg; 5] = [
-        AlgorithmArg(None),
-        AlgorithmArg(Some(Algorithm::ALL[0])),
-        AlgorithmArg(Some(Algorithm::ALL[1])),
-        AlgorithmArg(Some(Algorithm::ALL[2])),
-        AlgorithmArg(Some(Algorithm::ALL[3])),
-    ];
-
-    /// The engine this names.
-    pub(super) fn engine(self) -> Algorithm {
-        self.0.unwrap_or(Algorithm::DEFAULT)
-    }
-}
-
-impl ValueEnum for AlgorithmArg {
-    fn value_variants<'a>() -> &'a [Self] {
-        &Self::ALL
-    }
-
-    fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(match self.0 {
-            None => PossibleValue::new("default")
-                .help("The fastest engine (what ALGORITHM_UNSPECIFIED picks)."),
-            Some(algorithm) => PossibleValue::new(algorithm.name()).help(algorithm.summary()),
-        })
-    }
-}
-
-/// A symmetry on the command line, by the generator's own names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct SymmetryArg(pub(super) Symmetry);
-
-impl SymmetryArg {
-    /// The generator's symmetry.
-    pub(super) fn engine(self) -> Symmetry {
-        self.0
-    }
-}
-
-impl ValueEnum for SymmetryArg {
-    fn value_variants<'a>() -> &'a [Self] {
-        const ALL: [SymmetryArg; 5] = [
-            SymmetryArg(Symmetry::ALL[0]),
-            SymmetryArg(Symmetry::ALL[1]),
-            SymmetryArg(Symmetry::ALL[2]),
-            SymmetryArg(Symmetry::ALL[3]),
-            SymmetryArg(Symmetry::ALL[4]),
-        ];
-        &ALL
-    }
-
-    fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(self.0.name()))
-    }
-}
-
-/// A level on the command line, by the rating's own level names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct LevelArg(pub(super) Level);
-
-impl ValueEnum for LevelArg {
-    fn value_variants<'a>() -> &'a [Self] {
-        const ALL: [LevelArg; 5] = [
-            LevelArg(Level::ALL[0]),
-            LevelArg(Level::ALL[1]),
-            LevelArg(Level::ALL[2]),
-            LevelArg(Level::ALL[3]),
-            LevelArg(Level::ALL[4]),
-        ];
-        &ALL
-    }
-
-    fn to_possible_value(&self) -> Option<PossibleValue> {
-        let (low, high) = self.0.range();
-        Some(PossibleValue::new(self.0.name()).help(format!("ratings {low:.1} to {high:.1}")))
-    }
 }

@@ -3,9 +3,9 @@
 
 use std::io::{self, Write};
 
-use super::CliResult;
 use super::args::BenchArgs;
 use super::config::seconds;
+use super::runtime::CliResult;
 use crate::solver::Mode;
 
 pub(super) fn run(args: BenchArgs) -> CliResult {

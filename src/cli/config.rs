@@ -17,6 +17,17 @@ pub(super) fn seconds(value: f64) -> Duration {
     Duration::try_from_secs_f64(value.max(0.0)).unwrap_or(Duration::MAX)
 }
 
+/// A stream's `step_interval_ms` for a `--pace` in steps a second (0: unpaced).
+pub(super) fn interval_ms(steps_a_second: f64) -> u32 {
+    if steps_a_second > 0.0 {
+        (1000.0 / steps_a_second)
+            .round()
+            .clamp(1.0, f64::from(u32::MAX)) as u32
+    } else {
+        0
+    }
+}
+
 /// A file's bytes, or an error that names the file.
 pub(super) fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))
@@ -97,6 +108,14 @@ pub(super) struct ServeConfig {
 impl ServeArgs {
     /// The service's limits and the listener's settings these flags describe.
     pub(super) fn config(&self) -> Result<ServeConfig, Box<dyn std::error::Error + Send + Sync>> {
+        // The variable's old spelling, refused rather than silently ignored.
+        if std::env::var_os("SUDOKUD_CORS_ALLOW_ORIGINS").is_some() {
+            return Err(
+                "SUDOKUD_CORS_ALLOW_ORIGINS is spelt SUDOKUD_CORS_ALLOW_ORIGIN now, \
+                        as the flag is --cors-allow-origin: rename the variable"
+                    .into(),
+            );
+        }
         Ok(ServeConfig {
             limits: self.limits(),
             transport: self.transport()?,

@@ -3,7 +3,7 @@
 
 use super::args::HealthArgs;
 use super::config::seconds;
-use super::{CliResult, Threads, runtime};
+use super::runtime::{CliResult, Threads, runtime};
 
 pub(super) fn run(args: HealthArgs) -> CliResult {
     use tonic_health::pb::health_check_response::ServingStatus;

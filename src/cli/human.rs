@@ -4,9 +4,9 @@
 
 use std::io::Write;
 
-use super::CliResult;
 use super::args::{ExplainArgs, GenerateArgs, HintArgs, RateArgs};
-use super::solve::{print_all, read_input, solve_all, threads};
+use super::lines::{print_all, read_input, solve_all, threads};
+use super::runtime::CliResult;
 use crate::board::{Board, CellName, puzzle_lines};
 use crate::generate::{Generator, MAX_ATTEMPTS};
 use crate::logic::{self, Explanation, Next};
@@ -79,9 +79,10 @@ pub(super) fn explain(args: ExplainArgs) -> CliResult {
 }
 
 pub(super) fn hint(args: HintArgs) -> CliResult {
-    let givens = Board::parse(&args.puzzle).map_err(|e| format!("invalid puzzle: {e}"))?;
+    let (puzzle, board) = hint_input(args)?;
+    let givens = Board::parse(&puzzle).map_err(|e| format!("invalid puzzle: {e}"))?;
     let solution = unique(&givens)?;
-    let position = match &args.board {
+    let position = match &board {
         Some(board) => Board::parse_cells(board).map_err(|e| format!("invalid board: {e}"))?,
         None => *givens.cells(),
     };
@@ -105,6 +106,32 @@ pub(super) fn hint(args: HintArgs) -> CliResult {
         }
     }
     Ok(())
+}
+
+/// The puzzle and the position of a `hint`, each given as an argument or as `-`:
+/// read from stdin, one line each in that order (blank lines skipped).
+fn hint_input(args: HintArgs) -> Result<(String, Option<String>), String> {
+    let from_stdin = args.puzzle == "-" || args.board.as_deref() == Some("-");
+    let text = if from_stdin {
+        read_input(None).map_err(|error| format!("stdin: {error}"))?
+    } else {
+        String::new()
+    };
+    let mut lines = puzzle_lines(&text).map(|(_, line)| line.to_owned());
+    let mut take = |what: &str| {
+        lines
+            .next()
+            .ok_or_else(|| format!("stdin holds no {what} line"))
+    };
+    let puzzle = match args.puzzle.as_str() {
+        "-" => take("puzzle")?,
+        _ => args.puzzle,
+    };
+    let board = match args.board.as_deref() {
+        Some("-") => Some(take("board")?),
+        _ => args.board,
+    };
+    Ok((puzzle, board))
 }
 
 pub(super) fn generate(args: GenerateArgs) -> CliResult {

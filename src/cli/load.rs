@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::args::{LoadArgs, RpcArg};
 use super::config::{read_text, seconds};
-use super::{CliResult, Threads, runtime};
+use super::runtime::{CliResult, Threads, runtime};
 use crate::board::puzzle_lines;
 
 /// Puzzles the load generator sends when given none: three hard classics.
@@ -112,7 +112,7 @@ fn load_streams(args: &LoadArgs, streams: usize, puzzles: Vec<String>) -> CliRes
     };
     let plan = crate::load::streams::StreamPlan {
         streams: streams.max(1),
-        pace: std::time::Duration::from_millis(u64::from(args.pace)),
+        pace: std::time::Duration::from_millis(u64::from(super::config::interval_ms(args.pace))),
         max_batch: args.max_batch,
         puzzles,
         algorithm: args.algorithm.pb(),
@@ -156,7 +156,7 @@ fn print_streams(
     };
     writeln!(
         out,
-        "streams {} (pace {} ms, {connections} connections): {} going, p50 after {:.2} s, the last after {:.2} s; {} failed to open",
+        "streams {} (a step every {} ms, {connections} connections): {} going, p50 after {:.2} s, the last after {:.2} s; {} failed to open",
         plan.streams,
         plan.pace.as_millis(),
         going.len(),

@@ -10,17 +10,21 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory, FromArgMatches};
 
 mod args;
 mod bench;
 mod config;
 mod health;
 mod human;
+mod lines;
 mod load;
 mod remote;
+mod runtime;
 mod serve;
 mod solve;
+mod values;
 mod watch;
 
 pub use args::Cli;
@@ -28,10 +32,29 @@ use args::Command;
 
 /// Parses the command line and runs the chosen command.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // The server's flags are taken without a command too (`sudokud --listen ..`
+    // serves), but the top-level help lists the commands only: `sudokud serve
+    // --help` lists the server's flags.
+    let matches = Cli::command()
+        .mut_args(|arg| arg.hide(true))
+        .after_help(
+            "With no command, sudokud serves: `sudokud serve --help` lists the server's flags.",
+        )
+        .get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
+    if let Some(flag) = solve_flag_without_effect(&matches) {
+        eprintln!(
+            "sudokud: {flag} applies to `solve --remote` only: local solving calls no server"
+        );
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         None => serve::run(cli.serve),
         Some(Command::Serve(args)) => serve::run(args),
+        Some(Command::Solve(args)) if !args.remote.is_empty() => remote::run(args),
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Health(args)) => health::run(args),
@@ -45,29 +68,42 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("sudokud: {error}");
+            eprintln!("sudokud: {}", error_text(error.as_ref()));
             ExitCode::FAILURE
         }
     }
 }
 
-/// What a command ends with: nothing, or the error `main` prints.
-type CliResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
-
-/// How many threads a command's async runtime has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Threads {
-    /// One: a client making one call at a time.
-    One,
-    /// One per core: the server and the load generator.
-    PerCore,
+/// A command's error as every command prints it: a call's status as its code
+/// and message (`InvalidArgument: invalid puzzle: ..`), anything else as it
+/// says itself.
+fn error_text(error: &(dyn std::error::Error + 'static)) -> String {
+    match error.downcast_ref::<tonic::Status>() {
+        Some(status) => format!("{:?}: {}", status.code(), status.message()),
+        None => error.to_string(),
+    }
 }
 
-/// The one runtime builder of every command.
-fn runtime(threads: Threads) -> std::io::Result<tokio::runtime::Runtime> {
-    let mut builder = match threads {
-        Threads::One => tokio::runtime::Builder::new_current_thread(),
-        Threads::PerCore => tokio::runtime::Builder::new_multi_thread(),
+/// A flag given to `solve` on the command line that only `solve --remote`
+/// reads (TLS, the token), when `--remote` is absent. The same settings from
+/// the environment are not refused: they may be there for other commands.
+fn solve_flag_without_effect(matches: &ArgMatches) -> Option<&'static str> {
+    let ("solve", solve) = matches.subcommand()? else {
+        return None;
     };
-    builder.enable_all().build()
+    if solve.contains_id("remote") && solve.value_source("remote") == Some(ValueSource::CommandLine)
+    {
+        return None;
+    }
+    let remote_only = [
+        ("tls_ca", "--tls-ca"),
+        ("tls_domain", "--tls-domain"),
+        ("tls_cert", "--tls-cert"),
+        ("tls_key", "--tls-key"),
+        ("auth_token", "--auth-token"),
+    ];
+    remote_only
+        .into_iter()
+        .find(|(id, _)| solve.value_source(id) == Some(ValueSource::CommandLine))
+        .map(|(_, flag)| flag)
 }

@@ -12,8 +12,8 @@ use std::sync::mpsc;
 use bytes::Bytes;
 
 use super::args::SolveArgs;
-use super::solve::{draw_progress, read_input};
-use super::{CliResult, Threads, runtime};
+use super::lines::{draw_progress, read_input};
+use super::runtime::{CliResult, Threads, runtime};
 use crate::board::{Board, CELLS, puzzle_lines};
 use crate::client::Target;
 use crate::pb;
@@ -146,11 +146,12 @@ async fn targets(
     let tls = args.tls.client_tls()?;
     let mut servers = Vec::new();
     for entry in &args.remote {
-        let Some((host, _)) = entry.rsplit_once(':') else {
-            return Err(format!("--remote {entry:?}: expected host:port").into());
+        let (scheme, authority) = crate::client::split_url(entry);
+        let Some((host, _)) = authority.rsplit_once(':') else {
+            return Err(format!("--remote {entry:?}: expected host:port or a URL").into());
         };
         let host = host.trim_start_matches('[').trim_end_matches(']');
-        let mut addresses: Vec<std::net::SocketAddr> = tokio::net::lookup_host(entry.as_str())
+        let mut addresses: Vec<std::net::SocketAddr> = tokio::net::lookup_host(authority)
             .await
             .map_err(|error| format!("--remote {entry:?}: {error}"))?
             .collect();
@@ -162,7 +163,10 @@ async fn targets(
                 tls.domain.get_or_insert_with(|| host.to_owned());
             }
             servers.push(Target {
-                address: address.to_string(),
+                address: match scheme {
+                    Some(scheme) => format!("{scheme}://{address}"),
+                    None => address.to_string(),
+                },
                 tls,
                 bearer_token: args.auth_token.clone(),
             });

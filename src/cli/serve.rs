@@ -9,7 +9,7 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
 use super::args::{LogFormat, ServeArgs};
-use super::{CliResult, Threads, runtime};
+use super::runtime::{CliResult, Threads, runtime};
 use crate::server;
 use crate::service::SudokuSolver;
 
@@ -87,7 +87,7 @@ async fn serve_metrics(
         .await
         .map_err(|error| format!("cannot listen on {address}: {error}"))?;
     tracing::info!(address = %listener.local_addr()?, "metrics at /metrics");
-    Ok(tokio::spawn(crate::metrics::serve(
+    Ok(tokio::spawn(crate::server::serve_metrics(
         listener,
         service.metrics(),
         service.readiness(),

@@ -4,7 +4,8 @@
 use std::io::{self, BufWriter, IsTerminal};
 
 use super::args::WatchArgs;
-use super::{CliResult, Threads, runtime};
+use super::config::interval_ms;
+use super::runtime::{CliResult, Threads, runtime};
 
 pub(super) fn run(args: WatchArgs) -> CliResult {
     let puzzle = if args.puzzle == "-" {
@@ -14,11 +15,7 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
     } else {
         args.puzzle.clone()
     };
-    let interval_ms = if args.pace > 0.0 {
-        (1000.0 / args.pace).round().clamp(1.0, f64::from(u32::MAX)) as u32
-    } else {
-        0
-    };
+    let interval_ms = interval_ms(args.pace);
     let request = crate::pb::SolveStepsRequest {
         puzzle,
         algorithm: args.algorithm.pb(),
@@ -49,10 +46,6 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
             &mut out,
         )
         .await
-        .map_err(|error| match error.downcast::<tonic::Status>() {
-            Ok(status) => format!("{:?}: {}", status.code(), status.message()).into(),
-            Err(other) => other,
-        })
     })?;
     Ok(())
 }

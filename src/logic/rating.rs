@@ -200,6 +200,13 @@ impl Rating {
     }
 }
 
+impl Explanation {
+    /// The rating of the solve.
+    pub fn rating(&self) -> Rating {
+        Rating::of(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

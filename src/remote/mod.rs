@@ -20,7 +20,7 @@ use crate::client::{Target, authorized};
 
 pub mod wire;
 
-pub use wire::Answer;
+pub use wire::{Answer, Settings};
 
 /// Puzzles a server may hold unanswered: enough to keep its workers busy across a
 /// round trip and the server's own queues (17_clue on one local server, 61
@@ -42,17 +42,6 @@ const PER_MESSAGE: usize = 256;
 const ATTEMPTS: u32 = 8;
 const FIRST_PAUSE: Duration = Duration::from_millis(200);
 const LONGEST_PAUSE: Duration = Duration::from_secs(2);
-
-/// What to ask of every puzzle.
-#[derive(Debug, Clone, Default)]
-pub struct Settings {
-    /// The algorithm (protobuf value).
-    pub algorithm: i32,
-    /// Count solutions up to two.
-    pub check_unique: bool,
-    /// The step cap (0: the server's).
-    pub max_steps: u64,
-}
 
 /// What a run makes of its answers.
 pub struct Output {

@@ -17,7 +17,16 @@ use tonic::codegen::http::uri::PathAndQuery;
 use tonic::transport::Channel;
 use tonic::{GrpcMethod, Request, Status};
 
-use super::Settings;
+/// What to ask of every puzzle.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// The algorithm (protobuf value).
+    pub algorithm: i32,
+    /// Count solutions up to two.
+    pub check_unique: bool,
+    /// The step cap (0: the server's).
+    pub max_steps: u64,
+}
 
 /// One request message: the puzzles of these indices (`pb::SolveBatchRequest`,
 /// each puzzle's id its index in decimal).

@@ -7,7 +7,7 @@
 //! - `auth`: the bearer token; `message_limit`: the request-size limit;
 //! - `web`: gRPC-Web, CORS, the dashboard and the 404 for other HTTP requests;
 //! - `connect`: JSON over HTTP for the unary RPCs (the Connect protocol's unary form);
-//! - `probes`: `GET /readyz` and `/livez` (also served on the metrics port);
+//! - `probes`: `GET /readyz` and `/livez`, and the metrics port (`/metrics` beside them);
 //! - `shutdown`: signals, readiness and health at shutdown, the drain delay, the grace.
 //!
 //! Knows nothing of solving: the service does that.
@@ -27,48 +27,20 @@ use crate::service::SudokuSolver;
 mod admission;
 mod auth;
 mod connect;
+mod error;
 mod handshake;
 mod message_limit;
-pub mod probes;
+mod probes;
 mod shutdown;
 mod transport;
 mod web;
 
 pub use admission::Admission;
+pub use error::ServeError;
+pub use probes::serve_metrics;
 pub use shutdown::shutdown_signal;
 pub use transport::{Tls, Transport};
 pub use web::BadOrigin;
-
-/// The full name of the solving service, as health checks and reflection name it.
-pub const SERVICE_NAME: &str = "sudoku.v1.SudokuService";
-
-/// Why the server could not run.
-#[derive(Debug)]
-pub enum ServeError {
-    /// The reflection service could not read a descriptor set.
-    Reflection(tonic_reflection::server::Error),
-    /// A `--cors-allow-origin` value is no origin.
-    Cors(BadOrigin),
-    /// The descriptors the JSON routes are built from do not decode.
-    Descriptors(prost_reflect::DescriptorError),
-    /// The transport failed.
-    Transport(tonic::transport::Error),
-}
-
-impl std::fmt::Display for ServeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ServeError::Reflection(error) => write!(f, "reflection: {error}"),
-            ServeError::Cors(error) => write!(f, "{error}"),
-            ServeError::Descriptors(error) => write!(f, "JSON routes: {error}"),
-            ServeError::Transport(error) => {
-                write!(f, "transport: {}", crate::client::describe(error))
-            }
-        }
-    }
-}
-
-impl std::error::Error for ServeError {}
 
 /// Serves `service` on `listener` until `shutdown` completes. Health reports
 /// `SERVING` (overall and for `sudoku.v1.SudokuService`) and `/readyz` 200 from
@@ -188,9 +160,11 @@ fn announce(listener: &TcpListener, transport: &Transport) {
 }
 
 /// Reflection over our service and the health service (grpcurl, buf curl, Postman
-/// and evans need no proto file).
+/// and evans need no proto file), and over `google/rpc/error_details.proto`, so
+/// that a reflection client decodes an error's `google.rpc.BadRequest` detail.
 fn reflection() -> tonic_reflection::server::Builder<'static> {
     tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
 }

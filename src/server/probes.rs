@@ -4,13 +4,20 @@
 //! metrics port. Ready: 200 until shutdown begins, 503 from then on (the drain
 //! delay included). Live: 200 while the process answers at all.
 //!
-//! Knows HTTP and the service's readiness; nothing of the calls.
+//! The metrics port (`--metrics-listen`) is assembled here too: `/metrics` from
+//! [`Metrics::render`] beside the probes.
+//!
+//! Knows HTTP, the service's readiness and the metrics' text; nothing of the calls.
+
+use std::future::Future;
+use std::sync::Arc;
 
 use axum::Router;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 
+use crate::metrics::Metrics;
 use crate::service::Readiness;
 
 /// The two probe routes, reading `readiness`.
@@ -41,4 +48,32 @@ pub fn routes(readiness: Readiness) -> Router {
             "/livez",
             get(move || async move { text(StatusCode::OK, "alive\n") }),
         )
+}
+
+/// Serves `GET /metrics`, and the probes reading `readiness`, on `listener`
+/// until `shutdown` completes.
+pub async fn serve_metrics(
+    listener: tokio::net::TcpListener,
+    metrics: Arc<Metrics>,
+    readiness: Readiness,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = routes(readiness).route(
+        "/metrics",
+        get(move || {
+            let metrics = metrics.clone();
+            async move {
+                (
+                    [(
+                        header::CONTENT_TYPE,
+                        "application/openmetrics-text; version=1.0.0; charset=utf-8",
+                    )],
+                    metrics.render(),
+                )
+            }
+        }),
+    );
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 
-use super::SERVICE_NAME;
+use crate::pb::sudoku_service_server::SERVICE_NAME;
 use crate::service::{Readiness, Shutdown};
 
 /// How long each phase of a shutdown lasts.

@@ -7,7 +7,8 @@ use std::time::Duration;
 use tonic::transport::server::Server;
 use tonic::transport::{Certificate, Identity, ServerTlsConfig};
 
-use super::{Admission, ServeError};
+use super::admission::Admission;
+use super::error::ServeError;
 
 /// Settings of the listener: HTTP/2, connections, and access.
 #[derive(Debug, Clone)]

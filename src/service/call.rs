@@ -18,6 +18,7 @@ use super::trace;
 use super::tracker::Tracker;
 use crate::board::{Board, PuzzleError};
 use crate::convert;
+use crate::pb;
 use crate::solver::{self, Algorithm, Interrupted};
 
 /// The log of one call. With `sudokud` at debug level, a span (`call{method peer
@@ -52,11 +53,11 @@ impl CallLog {
         let export = tracing::info_span!(
             target: "sudokud::otel",
             "rpc",
-            otel.name = format!("{}/{method}", crate::server::SERVICE_NAME),
+            otel.name = format!("{}/{method}", pb::sudoku_service_server::SERVICE_NAME),
             otel.kind = "server",
             otel.status_code = tracing::field::Empty,
             rpc.system = "grpc",
-            rpc.service = crate::server::SERVICE_NAME,
+            rpc.service = pb::sudoku_service_server::SERVICE_NAME,
             rpc.method = method,
             rpc.grpc.status_code = tracing::field::Empty,
             client.address = peer.map(|peer| tracing::field::display(peer.ip())),
@@ -229,7 +230,18 @@ impl Drop for CallEnd {
 
 /// Parses the `puzzle` field, or explains what is wrong with it.
 pub(super) fn parse_puzzle(text: &str) -> Result<Board, Status> {
+    if text.trim().is_empty() {
+        return Err(missing_puzzle());
+    }
     Board::parse(text).map_err(|error| puzzle_status(&error))
+}
+
+/// The answer to a request without a puzzle (an empty JSON body or `{}` too).
+fn missing_puzzle() -> Status {
+    let description = "the puzzle field is missing or empty: send 81 cells row by row, \
+                       1-9 for a given, '.' or '0' for an empty cell";
+    let details = ErrorDetails::with_bad_request_violation("puzzle", description);
+    Status::with_error_details(Code::InvalidArgument, description, details)
 }
 
 fn puzzle_status(error: &PuzzleError) -> Status {

@@ -4,6 +4,8 @@
 //! here; what the transport turns away before that (auth, message size, unknown
 //! paths) is `server`'s. Knows nothing of the transport: `server` wraps it.
 //!
+//! - `state`: [`SudokuSolver`], what every call shares (limits, slots, pool,
+//!   counters, shutdown, readiness).
 //! - `limits`: the bounds calls are held to ([`Limits`]).
 //! - `call`: what every call shares: deadline, field checks, statuses, its log, and
 //!   the guard that closes it (`CallEnd`).
@@ -36,80 +38,25 @@ mod logic;
 mod outlet;
 mod shutdown;
 mod slots;
+mod state;
 mod stream;
 mod trace;
 mod tracker;
 mod unary;
-
-use std::sync::Arc;
 
 use tonic::{Code, Request, Response, Status};
 use tracing::Instrument;
 
 pub use limits::Limits;
 pub use shutdown::{Readiness, Shutdown};
+pub use state::SudokuSolver;
 pub use tracker::Tracker;
 
-use crate::metrics::Metrics;
 use crate::pb;
 use call::{CallEnd, CallLog};
 use explain::ExplainStream;
 use generate::GenerateStream;
-use slots::{ComputePool, Slots};
 use stream::StepStream;
-
-/// The service: its limits, its solve slots and compute pool, its counters and
-/// the shutdown signal. Clones share all of them.
-#[derive(Debug, Clone)]
-pub struct SudokuSolver {
-    limits: Limits,
-    tracker: Tracker,
-    slots: Slots,
-    pool: ComputePool,
-    shutdown: Shutdown,
-    readiness: Readiness,
-}
-
-impl SudokuSolver {
-    /// A service with the given limits (and a compute pool of one thread per slot).
-    pub fn new(limits: Limits) -> Self {
-        let metrics = Arc::new(Metrics::new());
-        let slots = limits.max_concurrent_solves.max(1);
-        SudokuSolver {
-            slots: Slots::new(slots, limits.max_queue, metrics.clone()),
-            pool: ComputePool::new(slots),
-            shutdown: Shutdown::default(),
-            readiness: Readiness::default(),
-            tracker: Tracker::new(metrics),
-            limits,
-        }
-    }
-
-    /// The metrics this service reports into.
-    pub fn metrics(&self) -> Arc<Metrics> {
-        self.tracker.metrics.clone()
-    }
-
-    /// The handle that ends every running solve (after the shutdown grace).
-    pub fn shutdown(&self) -> Shutdown {
-        self.shutdown.clone()
-    }
-
-    /// Whether the service takes new work (lost when shutdown begins).
-    pub fn readiness(&self) -> Readiness {
-        self.readiness.clone()
-    }
-
-    /// The limits this service enforces.
-    pub fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    /// The counters of this service (shared by its clones).
-    pub fn tracker(&self) -> Tracker {
-        self.tracker.clone()
-    }
-}
 
 #[tonic::async_trait]
 impl pb::sudoku_service_server::SudokuService for SudokuSolver {

@@ -7,18 +7,21 @@
 //!   compiles to nothing);
 //! - `control`: a run's bounds ([`Control`]: steps, stop signals, deadline, slice)
 //!   and why a search ended early ([`Interrupted`]);
-//! - `search`: the resumable [`Search`] over every algorithm, its [`Mode`], its
-//!   [`Report`] and [`Stats`];
+//! - `algorithm`: the searches offered ([`Algorithm`]);
+//! - `outcome`: what a search finds and counts ([`Mode`], [`Report`], [`Stats`]);
+//! - `search`: the resumable [`Search`] over every algorithm;
 //! - `recorder`: counts steps and enforces the bounds for every algorithm alike;
 //! - `replay`: the grid a stream of events builds, checking each event (what a
 //!   viewer of a search does);
 //! - `grid`, `backtracking`, `singles`, `propagation`, `bitboard`: the engines.
 
+mod algorithm;
 mod backtracking;
 mod bitboard;
 mod control;
 mod events;
 mod grid;
+mod outcome;
 mod propagation;
 mod recorder;
 mod replay;
@@ -32,62 +35,15 @@ pub use control::{Control, Interrupted};
 /// same puzzle and algorithm; a stream resumes only on its own build.
 pub const ENGINE_VERSION: &str =
     concat!(env!("CARGO_PKG_VERSION"), "+", env!("SUDOKUD_ENGINE_BUILD"));
+pub use algorithm::Algorithm;
 pub use events::{Event, Flow, NoEvents, Reason, Sink, Step};
+pub use outcome::{Mode, Report, Stats};
 pub use replay::{Replay, ReplayError};
-pub use search::{Mode, Progress, Report, Search, Stats};
+pub use search::{Progress, Search};
 
 use crate::board::Board;
+use outcome::{Found, Status};
 use recorder::Recorder;
-use search::{Found, Status};
-
-/// The searches the engine offers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    /// Classic row-major backtracking: first empty cell, digits 1..9 in order.
-    Backtracking,
-    /// Naked and hidden singles to a fixpoint, then row-major backtracking.
-    Singles,
-    /// Bitmask candidates, singles at every node, fewest-candidates branching.
-    Propagation,
-    /// The fast default: per-digit bitboards in bands, singles and locked
-    /// candidates by bit operations, guesses on two-candidate cells.
-    Bitboard,
-}
-
-impl Algorithm {
-    /// Every algorithm, in the order of their protobuf numbers.
-    pub const ALL: [Algorithm; 4] = [
-        Algorithm::Backtracking,
-        Algorithm::Singles,
-        Algorithm::Propagation,
-        Algorithm::Bitboard,
-    ];
-
-    /// The engine used when a caller does not choose one: the fastest we have.
-    pub const DEFAULT: Algorithm = Algorithm::Bitboard;
-
-    /// What the algorithm does, in a line (the command line's help shows it).
-    pub fn summary(self) -> &'static str {
-        match self {
-            Algorithm::Backtracking => "Classic row-major backtracking.",
-            Algorithm::Singles => "Singles to a fixpoint, then row-major backtracking.",
-            Algorithm::Propagation => "Singles at every node, fewest-candidates branching.",
-            Algorithm::Bitboard => {
-                "Band bitboards with singles and locked candidates (the default engine)."
-            }
-        }
-    }
-
-    /// The short lower-case name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Backtracking => "backtracking",
-            Algorithm::Singles => "singles",
-            Algorithm::Propagation => "propagation",
-            Algorithm::Bitboard => "bitboard",
-        }
-    }
-}
 
 /// Searches for the first solution, pushing every step into `sink`.
 ///

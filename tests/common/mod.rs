@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod http;
+pub mod process;
 pub mod server;
 
 use std::path::PathBuf;

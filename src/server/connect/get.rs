@@ -11,7 +11,7 @@ use bytes::Bytes;
 use percent_encoding::percent_decode;
 use tonic::Code;
 
-use super::wire::{ConnectError, Encoding};
+use super::wire::{ConnectError, Encoding, compressed_refused, over_limit};
 
 /// The request message a GET's query carries, and its encoding; refused when
 /// the query lacks one, names what this server does not speak, or carries a
@@ -33,7 +33,7 @@ pub(super) fn message(query: &str, limit: usize) -> Result<(Encoding, Bytes), Co
         .as_deref()
         .filter(|name| *name != b"identity")
     {
-        return Err(super::compressed_refused(format!(
+        return Err(compressed_refused(format!(
             "compression={:?}",
             String::from_utf8_lossy(compression)
         )));
@@ -41,7 +41,7 @@ pub(super) fn message(query: &str, limit: usize) -> Result<(Encoding, Bytes), Co
     let encoding = fields.encoding()?;
     let message = fields.message()?;
     if message.len() > limit {
-        return Err(super::over_limit("the message", limit));
+        return Err(over_limit("the message", limit));
     }
     Ok((encoding, Bytes::from(message)))
 }

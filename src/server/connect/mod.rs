@@ -21,11 +21,13 @@
 //!
 //! - `procedures`: which paths are answered, and their message types;
 //! - `calls`: the gRPC call's headers and deadline, and the response's headers;
+//! - `enums`: what an unknown enum name in a JSON body should have been;
 //! - `get`: the GET form's query;
 //! - `stream`: the streaming form's envelopes and its end-of-stream message;
 //! - `wire`: bodies, frames and Connect errors.
 
 mod calls;
+mod enums;
 mod get;
 mod procedures;
 mod stream;
@@ -48,7 +50,7 @@ use tower::ServiceExt as _;
 use crate::metrics::Metrics;
 use calls::{grpc_request, grpc_timeout, response_headers};
 use procedures::{Procedure, Procedures};
-use wire::{ConnectError, Encoding};
+use wire::{ConnectError, Encoding, compressed_refused, over_limit};
 
 /// The translation: the procedures it answers, and the gRPC routes its calls
 /// go to (the gRPC services' own router: an alias's path has no route there).
@@ -103,7 +105,9 @@ impl Connect {
         if content_type.starts_with("application/grpc") {
             return None;
         }
-        let procedure = self.procedures.get(path)?;
+        let Some(procedure) = self.procedures.get(path) else {
+            return self.unknown(request, content_type);
+        };
         // GET at the method's own path (an alias is declared as a POST).
         let get = procedure.unary && procedure.cacheable && path == procedure.grpc_path;
         if get && request.method() == Method::GET {
@@ -117,25 +121,13 @@ impl Connect {
             )));
         }
         if let Some(encoding) = Encoding::of_stream(content_type) {
-            return Some(Route::Stream(procedure.clone(), encoding));
+            return Some(Route::Stream(Target {
+                procedure: procedure.clone(),
+                encoding,
+            }));
         }
         let Some(encoding) = Encoding::of(content_type) else {
-            let error = ConnectError::new(
-                Code::Unimplemented,
-                format!(
-                    "content-type {content_type:?} is not served at {path}: send \
-                     application/json or application/proto (or gRPC, gRPC-Web, or \
-                     Connect's application/connect+proto or +json)"
-                ),
-            );
-            return Some(Route::Refuse(
-                error
-                    .with_http_status(StatusCode::UNSUPPORTED_MEDIA_TYPE)
-                    .with_header(
-                        HeaderName::from_static("accept-post"),
-                        HeaderValue::from_static("application/json, application/proto"),
-                    ),
-            ));
+            return Some(Route::Refuse(unsupported_media_type(content_type, path)));
         };
         if !procedure.unary {
             return Some(Route::Refuse(ConnectError::new(
@@ -147,20 +139,40 @@ impl Connect {
                 ),
             )));
         }
-        Some(Route::Unary(procedure.clone(), encoding))
+        Some(Route::Unary(Target {
+            procedure: procedure.clone(),
+            encoding,
+        }))
+    }
+
+    /// A request at a path no procedure has: refused as Connect's
+    /// `unimplemented` (404) when it is a Connect call (a POST in a Connect
+    /// content type), naming the path and the procedure it may have meant;
+    /// anything else goes on (gRPC-Web, the probes, the dashboard, the 404).
+    fn unknown(&self, request: &Request, content_type: &str) -> Option<Route> {
+        let connect = Encoding::of(content_type)
+            .or_else(|| Encoding::of_stream(content_type))
+            .is_some();
+        if !connect || request.method() != Method::POST {
+            return None;
+        }
+        let path = request.uri().path();
+        let mut message = format!("no procedure at {path}");
+        if let Some(meant) = self.procedures.like(path) {
+            message.push_str(&format!(": did you mean {meant}?"));
+        }
+        message.push_str(" (paths are /package.Service/Method, case-sensitive; list them with grpcurl or buf curl --list-methods)");
+        let error =
+            ConnectError::new(Code::Unimplemented, message).with_http_status(StatusCode::NOT_FOUND);
+        Some(Route::Refuse(error))
     }
 
     /// One unary Connect call, made as a gRPC call on the gRPC routes.
-    async fn unary(
-        &self,
-        procedure: &Procedure,
-        encoding: Encoding,
-        request: Request,
-    ) -> Result<Response, ConnectError> {
+    async fn unary(&self, to: &Target, request: Request) -> Result<Response, ConnectError> {
         let (parts, body) = request.into_parts();
         check_headers(&parts.headers, header::CONTENT_ENCODING)?;
         let body = read_body(body, self.max_body).await?;
-        self.answer(procedure, encoding, parts, body).await
+        self.answer(&to.procedure, to.encoding, parts, body).await
     }
 
     /// One unary call in Connect's GET form: the message from the query.
@@ -215,12 +227,12 @@ impl Connect {
 
     /// One call in Connect's streaming form, made as a gRPC call on the gRPC
     /// routes with its messages streamed through as they come, both ways.
-    async fn streaming(
-        &self,
-        procedure: &Procedure,
-        encoding: Encoding,
-        request: Request,
-    ) -> Result<Response, ConnectError> {
+    async fn streaming(&self, to: &Target, request: Request) -> Result<Response, ConnectError> {
+        let Target {
+            procedure,
+            encoding,
+        } = to;
+        let encoding = *encoding;
         let (parts, body) = request.into_parts();
         check_headers(
             &parts.headers,
@@ -262,11 +274,17 @@ enum Route {
     /// A Connect request this server cannot take, and why.
     Refuse(ConnectError),
     /// A unary Connect call.
-    Unary(Arc<Procedure>, Encoding),
+    Unary(Target),
     /// A unary call in Connect's GET form.
     Get(Arc<Procedure>),
     /// A call in Connect's streaming form.
-    Stream(Arc<Procedure>, Encoding),
+    Stream(Target),
+}
+
+/// The procedure a Connect call goes to, and the encoding of its messages.
+struct Target {
+    procedure: Arc<Procedure>,
+    encoding: Encoding,
 }
 
 /// The middleware: Connect requests are answered here, the rest pass on.
@@ -283,24 +301,41 @@ pub(super) async fn serve(
     let noted = |error| connect.noted(&path, error);
     let answered = match route {
         Route::Refuse(error) => Err(error),
-        Route::Unary(procedure, encoding) => connect.unary(&procedure, encoding, request).await,
+        Route::Unary(to) => connect.unary(&to, request).await,
         Route::Get(procedure) => connect.get(&procedure, request).await,
-        Route::Stream(procedure, encoding) => {
+        Route::Stream(to) => {
             // A streaming call's error is its end-of-stream message.
-            return match connect.streaming(&procedure, encoding, request).await {
+            return match connect.streaming(&to, request).await {
                 Ok(response) => response,
                 Err(error) => {
                     let body = Body::from(stream::end_stream_error(&noted(error)));
                     let mut response = Response::new(body);
                     response
                         .headers_mut()
-                        .insert(header::CONTENT_TYPE, encoding.stream_content_type());
+                        .insert(header::CONTENT_TYPE, to.encoding.stream_content_type());
                     response
                 }
             };
         }
     };
     answered.unwrap_or_else(|error| noted(error).into_response())
+}
+
+/// The refusal of a body in `content_type` at `path`, saying what is served.
+fn unsupported_media_type(content_type: &str, path: &str) -> ConnectError {
+    ConnectError::new(
+        Code::Unimplemented,
+        format!(
+            "content-type {content_type:?} is not served at {path}: send \
+             application/json or application/proto (or gRPC, gRPC-Web, or \
+             Connect's application/connect+proto or +json)"
+        ),
+    )
+    .with_http_status(StatusCode::UNSUPPORTED_MEDIA_TYPE)
+    .with_header(
+        HeaderName::from_static("accept-post"),
+        HeaderValue::from_static("application/json, application/proto"),
+    )
 }
 
 /// The refusal of `method` at `path`, which takes POST (and GET when `get`).
@@ -333,27 +368,6 @@ fn check_headers(headers: &HeaderMap, compression: HeaderName) -> Result<(), Con
         return Err(compressed_refused(format!("{compression} {encoding:?}")));
     }
     Ok(())
-}
-
-/// The refusal of a compressed message (`what` names the compression asked
-/// for), saying with `Accept-Encoding` what is accepted.
-fn compressed_refused(what: String) -> ConnectError {
-    ConnectError::new(
-        Code::Unimplemented,
-        format!("{what} is not accepted: send messages uncompressed"),
-    )
-    .with_header(
-        header::ACCEPT_ENCODING,
-        HeaderValue::from_static("identity"),
-    )
-}
-
-/// The refusal of `what` (a body, a message) past this server's `limit` bytes.
-fn over_limit(what: &str, limit: usize) -> ConnectError {
-    ConnectError::new(
-        Code::ResourceExhausted,
-        format!("{what} is over this server's limit of {limit} bytes"),
-    )
 }
 
 /// The request body, refused past `limit` bytes.

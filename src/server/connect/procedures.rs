@@ -62,6 +62,26 @@ impl Procedures {
     pub fn get(&self, path: &str) -> Option<&Arc<Procedure>> {
         self.by_path.get(path)
     }
+
+    /// The path a caller may have meant by `path`: one that differs only in
+    /// case, or the method of that name on the one service that has it.
+    pub fn like(&self, path: &str) -> Option<&str> {
+        let same_but_case = self
+            .by_path
+            .keys()
+            .find(|known| known.eq_ignore_ascii_case(path));
+        let method = path.rsplit('/').next().unwrap_or("");
+        // Each procedure once, by its gRPC path (its aliases are also keys).
+        let mut by_method = self.by_path.iter().filter(|(key, procedure)| {
+            let name = procedure.grpc_path.rsplit('/').next().unwrap_or("");
+            **key == procedure.grpc_path && !method.is_empty() && name.eq_ignore_ascii_case(method)
+        });
+        let only = match (by_method.next(), by_method.next()) {
+            (Some((_, one)), None) => Some(one.grpc_path.as_str()),
+            _ => None,
+        };
+        same_but_case.map(String::as_str).or(only)
+    }
 }
 
 /// Whether `method` is declared `idempotency_level = NO_SIDE_EFFECTS`.

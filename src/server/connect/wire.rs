@@ -90,10 +90,13 @@ impl Encoding {
                     DynamicMessage::deserialize_with_options(input.clone(), &mut json, &options)
                         .and_then(|message| json.end().map(|()| message))
                         .map_err(|error| {
-                            ConnectError::new(
-                                Code::InvalidArgument,
-                                format!("the body is not a JSON {}: {error}", input.full_name()),
-                            )
+                            let mut message =
+                                format!("the body is not a JSON {}: {error}", input.full_name());
+                            for fix in super::enums::unknown_values(input, &body) {
+                                message.push_str("; ");
+                                message.push_str(&fix);
+                            }
+                            ConnectError::new(Code::InvalidArgument, message)
                         })?;
                 Ok(message.encode_to_vec().into())
             }
@@ -345,6 +348,27 @@ fn http_status(code: Code) -> StatusCode {
         Code::Unauthenticated => StatusCode::UNAUTHORIZED,
         Code::Unknown | Code::Internal | Code::DataLoss => StatusCode::INTERNAL_SERVER_ERROR,
     }
+}
+
+/// The refusal of a compressed message (`what` names the compression asked
+/// for), saying with `Accept-Encoding` what is accepted.
+pub(super) fn compressed_refused(what: String) -> ConnectError {
+    ConnectError::new(
+        Code::Unimplemented,
+        format!("{what} is not accepted: send messages uncompressed"),
+    )
+    .with_header(
+        header::ACCEPT_ENCODING,
+        HeaderValue::from_static("identity"),
+    )
+}
+
+/// The refusal of `what` (a body, a message) past this server's `limit` bytes.
+pub(super) fn over_limit(what: &str, limit: usize) -> ConnectError {
+    ConnectError::new(
+        Code::ResourceExhausted,
+        format!("{what} is over this server's limit of {limit} bytes (--max-message-bytes)"),
+    )
 }
 
 #[cfg(test)]
