@@ -164,14 +164,22 @@ async fn reflection_describes_the_error_details_a_status_carries() {
     else {
         panic!("google.rpc.BadRequest is not described");
     };
-    let file = files
+    let described: Vec<(String, String)> = files
         .file_descriptor_proto
         .iter()
         .map(|bytes| prost_types::FileDescriptorProto::decode(bytes.as_slice()).unwrap())
-        .find(|file| file.name() == "google/rpc/error_details.proto")
-        .expect("google/rpc/error_details.proto");
-    let messages: Vec<&str> = file.message_type.iter().map(|m| m.name()).collect();
-    assert!(messages.contains(&"BadRequest"), "{messages:?}");
+        .flat_map(|file| {
+            let package = file.package().to_owned();
+            file.message_type
+                .iter()
+                .map(move |message| (package.clone(), message.name().to_owned()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        described.contains(&("google.rpc".to_owned(), "BadRequest".to_owned())),
+        "{described:?}"
+    );
 }
 
 #[tokio::test]

@@ -181,7 +181,8 @@ async fn invalid_requests_get_invalid_argument_saying_what_and_where() {
     conflict.replace_range(0..1, "7");
     conflict.replace_range(4..5, "7");
     let cases = [
-        (bad_character, "'x' at position 10"),
+        (bad_character, "'x' at r2c1 (character 10 of the text)"),
+        (String::new(), "the puzzle field is missing or empty"),
         (line[..70].to_owned(), "70 cells, expected 81"),
         (format!("{line}1"), "82 cells, expected 81"),
         (conflict, "r1c1 and r1c5 both hold 7"),
