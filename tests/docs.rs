@@ -1,7 +1,8 @@
 //! The docs cannot rot: every relative link and anchor in README.md, docs/,
 //! CONTRIBUTING.md and the examples' READMEs leads somewhere, and the README's
 //! quick-start calls (grpcurl, curl and Python), read from the README's own
-//! text, answer a real server as the README shows (outcome and solution).
+//! text, answer a real server as the README shows (outcome and solution), and
+//! every call of docs/api.md's RPC table runs as written.
 //!
 //! The clients are the ones a newcomer installs: where one is missing, the
 //! snippet is skipped with a note, except in CI (`CI=true`), where `.ci/run`
@@ -244,5 +245,72 @@ async fn the_readmes_quick_start_calls_answer_as_the_readme_shows() {
         assert_eq!(got, shown, "{}: answered {answer}", snippet.name);
         assert_eq!(shown.0, "OUTCOME_SOLVED", "{}", snippet.name);
         assert!(shown.1.len() == 81, "{}: {:?}", snippet.name, shown.1);
+    }
+}
+
+/// The calls of docs/api.md's RPC table: the fenced block after "## The
+/// RPCs", as (its comment, its command) pairs.
+fn rpc_table_calls(api: &str) -> Vec<(String, String)> {
+    let section = &api[api.find("## The RPCs").expect("the RPC table")..];
+    let (block, _) = fenced_block(section);
+    let mut calls = Vec::new();
+    let mut comment = String::new();
+    for line in block.lines() {
+        match line.strip_prefix("# ") {
+            Some(text) => comment = text.to_owned(),
+            None if !line.trim().is_empty() => calls.push((comment.clone(), line.to_owned())),
+            None => {}
+        }
+    }
+    calls
+}
+
+#[tokio::test]
+async fn every_call_of_the_rpc_table_runs_as_written() {
+    let api = std::fs::read_to_string(Path::new(ROOT).join("docs/api.md")).unwrap();
+    let calls = rpc_table_calls(&api);
+    // One call at least for every RPC of the service, and the health check.
+    for rpc in [
+        "/Solve",
+        "SolveSteps",
+        "SolveBatch",
+        "Explain",
+        "Hint",
+        "/v1/rate",
+        "/v1/generate",
+        "GenerateMany",
+        "Health/Check",
+    ] {
+        assert!(
+            calls.iter().any(|(_, command)| command.contains(rpc)),
+            "no call of {rpc}"
+        );
+    }
+    let in_ci = std::env::var("CI").is_ok_and(|value| value == "true");
+    if !available("bash", &["-c", "type grpcurl && type curl"]) {
+        assert!(!in_ci, "grpcurl or curl is not installed");
+        eprintln!("grpcurl or curl is not installed here: the RPC table's calls are skipped");
+        return;
+    }
+    let server = common::server::start().await;
+    let address = server.address.to_string();
+    for (comment, command) in calls {
+        let command = command.replace("127.0.0.1:50051", &address);
+        let output = common::process::run_in("bash", &["-c", &command], Path::new(ROOT)).await;
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        // A call whose comment says it ends with an error must end with it.
+        if comment.contains("then RESOURCE_EXHAUSTED") {
+            assert!(
+                stderr.contains("ResourceExhausted"),
+                "{comment}: {output:?}"
+            );
+            continue;
+        }
+        assert!(output.status.success(), "{comment}: {output:?}");
+        let answer = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            answer.trim_start().starts_with('{') && !answer.contains("\"code\""),
+            "{comment}: answered {answer}"
+        );
     }
 }
