@@ -178,7 +178,7 @@ const tests = {
     assert.equal(bad.status, 400);
     const error = await bad.json();
     assert.equal(error.code, "invalid_argument");
-    assert.match(error.message, /position 3/);
+    assert.match(error.message, /at r1c3 \(character 3 of the text\)/);
     assert.equal(error.details[0].type, "google.rpc.BadRequest");
   },
 };
