@@ -16,6 +16,7 @@ pub fn algorithm_from_pb(value: i32) -> Result<Algorithm, i32> {
         Ok(pb::Algorithm::Singles) => Ok(Algorithm::Singles),
         Ok(pb::Algorithm::Propagation) => Ok(Algorithm::Propagation),
         Ok(pb::Algorithm::Bitboard) => Ok(Algorithm::Bitboard),
+        Ok(pb::Algorithm::Wide) => Ok(Algorithm::Wide),
         Err(_) => Err(value),
     }
 }
@@ -27,11 +28,12 @@ pub fn algorithm_to_pb(algorithm: Algorithm) -> pb::Algorithm {
         Algorithm::Singles => pb::Algorithm::Singles,
         Algorithm::Propagation => pb::Algorithm::Propagation,
         Algorithm::Bitboard => pb::Algorithm::Bitboard,
+        Algorithm::Wide => pb::Algorithm::Wide,
     }
 }
 
-/// A solver event as the `seq`-th step of a stream.
-pub fn step_to_pb(seq: u64, event: Event) -> pb::Step {
+/// A solver event as the `seq`-th step of a stream on a grid `side` cells wide.
+pub fn step_to_pb(seq: u64, event: Event, side: usize) -> pb::Step {
     let (kind, step) = match event {
         Event::Place(step) => (pb::StepKind::Place, step),
         Event::Backtrack(step) => (pb::StepKind::Backtrack, step),
@@ -45,8 +47,8 @@ pub fn step_to_pb(seq: u64, event: Event) -> pb::Step {
     pb::Step {
         seq,
         kind: kind.into(),
-        row: row_of(cell as usize) as u32,
-        col: col_of(cell as usize) as u32,
+        row: (usize::from(cell) / side) as u32,
+        col: (usize::from(cell) % side) as u32,
         digit: u32::from(digit),
         reason: reason_to_pb(reason).into(),
         depth,
@@ -70,27 +72,29 @@ impl std::fmt::Display for BadStep {
 
 impl std::error::Error for BadStep {}
 
-/// The solver event a wire step describes, every field checked before use (the
-/// cell's row and column first, so no index is computed from bad data).
-pub fn step_from_pb(step: &pb::Step) -> Result<Event, BadStep> {
+/// The solver event a wire step of a grid `side` cells wide describes, every
+/// field checked before use (the cell's row and column first, so no index is
+/// computed from bad data).
+pub fn step_from_pb(step: &pb::Step, side: usize) -> Result<Event, BadStep> {
     let bad = |problem: String| BadStep {
         seq: step.seq,
         problem,
     };
-    if step.row >= 9 || step.col >= 9 {
+    let side32 = side as u32;
+    if step.row >= side32 || step.col >= side32 {
         return Err(bad(format!(
-            "row {} column {} is off the board (0..9 each)",
+            "row {} column {} is off the board (0..{side} each)",
             step.row, step.col
         )));
     }
     let digit = u8::try_from(step.digit)
         .ok()
-        .filter(|digit| (1..=9).contains(digit))
-        .ok_or_else(|| bad(format!("digit {} is not 1-9", step.digit)))?;
+        .filter(|&digit| (1..=side).contains(&usize::from(digit)))
+        .ok_or_else(|| bad(format!("digit {} is not 1-{side}", step.digit)))?;
     let reason = reason_from_pb(step.reason)
         .ok_or_else(|| bad(format!("unknown reason {}", step.reason)))?;
     let step_of = Step::at(
-        (step.row * 9 + step.col) as usize,
+        (step.row * side32 + step.col) as usize,
         digit,
         reason,
         step.depth,
@@ -133,17 +137,23 @@ pub fn stats_to_pb(stats: &Stats) -> pb::SolveStats {
     }
 }
 
-/// The outcome and the solution text (81 digits, or empty) of a finished search.
-pub fn outcome_to_pb(report: &Report) -> (pb::Outcome, String) {
-    match &report.solution {
-        Some(solution) => (pb::Outcome::Solved, solution.to_line()),
-        None => (pb::Outcome::Unsolvable, String::new()),
+/// The outcome of a finished search.
+pub fn outcome_to_pb(report: &Report) -> pb::Outcome {
+    match report.cells() {
+        Some(_) => pb::Outcome::Solved,
+        None => pb::Outcome::Unsolvable,
     }
 }
 
-/// The unary answer for a finished search.
-pub fn solve_response(report: &Report, algorithm: Algorithm, mode: Mode) -> pb::SolveResponse {
-    let (outcome, solution) = outcome_to_pb(report);
+/// The unary answer for a finished search, with its solution written as the
+/// request wrote its puzzle (empty when none).
+pub fn solve_response(
+    report: &Report,
+    algorithm: Algorithm,
+    mode: Mode,
+    solution: String,
+) -> pb::SolveResponse {
+    let outcome = outcome_to_pb(report);
     pb::SolveResponse {
         outcome: outcome.into(),
         solution,
@@ -156,14 +166,20 @@ pub fn solve_response(report: &Report, algorithm: Algorithm, mode: Mode) -> pb::
     }
 }
 
-/// The first message of a stream: the puzzle as the server read it, and the
-/// algorithm that searches it.
-pub fn started_message(board: &Board, algorithm: Algorithm) -> pb::SolveStepsResponse {
+/// The first message of a stream: the puzzle as the server read it (written as
+/// the request wrote it), the algorithm that searches it, and the request's
+/// rules filled in (`None` for a request without rules).
+pub fn started_message(
+    puzzle: String,
+    algorithm: Algorithm,
+    rules: Option<pb::Rules>,
+) -> pb::SolveStepsResponse {
     pb::SolveStepsResponse {
         event: Some(pb::solve_steps_response::Event::Started(pb::Started {
-            puzzle: board.to_line(),
+            puzzle,
             algorithm: algorithm_to_pb(algorithm).into(),
             engine_version: crate::solver::ENGINE_VERSION.to_owned(),
+            rules,
         })),
     }
 }
@@ -177,9 +193,10 @@ pub fn steps_message(steps: Vec<pb::Step>) -> pb::SolveStepsResponse {
     }
 }
 
-/// The last message of a stream that ran to its end.
-pub fn finished_message(report: &Report) -> pb::SolveStepsResponse {
-    let (outcome, solution) = outcome_to_pb(report);
+/// The last message of a stream that ran to its end, with its solution
+/// written as the request wrote its puzzle.
+pub fn finished_message(report: &Report, solution: String) -> pb::SolveStepsResponse {
+    let outcome = outcome_to_pb(report);
     pb::SolveStepsResponse {
         event: Some(pb::solve_steps_response::Event::Finished(pb::Finished {
             outcome: outcome.into(),
@@ -327,6 +344,7 @@ pub fn generate_request_of(many: &pb::GenerateManyRequest) -> pb::GenerateReques
         symmetry: many.symmetry,
         level: many.level.clone(),
         not_minimal: many.not_minimal,
+        rules: many.rules.clone(),
     }
 }
 
@@ -355,11 +373,11 @@ mod tests {
             for reason in [Reason::Guess, Reason::NakedSingle, Reason::HiddenSingle] {
                 let step = Step::at(cell, 1 + (cell % 9) as u8, reason, 3);
                 for event in [Event::Place(step), Event::Backtrack(step)] {
-                    assert_eq!(step_from_pb(&step_to_pb(7, event)), Ok(event));
+                    assert_eq!(step_from_pb(&step_to_pb(7, event, 9), 9), Ok(event));
                 }
             }
         }
-        let good = step_to_pb(1, Event::Place(Step::at(0, 5, Reason::Guess, 1)));
+        let good = step_to_pb(1, Event::Place(Step::at(0, 5, Reason::Guess, 1)), 9);
         let bad = [
             pb::Step { row: 9, ..good },
             pb::Step {
@@ -376,7 +394,7 @@ mod tests {
             pb::Step { reason: 99, ..good },
         ];
         for step in bad {
-            assert!(step_from_pb(&step).is_err(), "{step:?}");
+            assert!(step_from_pb(&step, 9).is_err(), "{step:?}");
         }
     }
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::transport::Channel;
 
-use crate::board::cell_char;
+use crate::board::{Board, Form, Grid, Notation, Shape};
 use crate::client::authorized;
 use crate::pb::solve_steps_response::Event as Message;
 use crate::pb::sudoku_service_client::SudokuServiceClient;
@@ -32,8 +32,12 @@ pub type WatchError = Box<dyn std::error::Error + Send + Sync>;
 struct Shown {
     /// The puzzle as the server's `started` gave it.
     puzzle: String,
+    /// How the server writes this puzzle (from `started`'s rules; `None`: 9x9
+    /// text) and the form it wrote it in.
+    notation: Option<(Notation, Form)>,
+    shape: Shape,
     replay: Replay,
-    reasons: [i32; 81],
+    reasons: Vec<i32>,
     placements: u64,
     backtracks: u64,
     guesses: u64,
@@ -45,13 +49,27 @@ struct Shown {
 
 impl Shown {
     /// The view of the puzzle the server says it solves.
-    fn new(puzzle: &str) -> Result<Self, WatchError> {
-        let board = crate::board::Board::parse(puzzle)
-            .map_err(|error| format!("the server started on a bad puzzle: {error}"))?;
+    fn new(puzzle: &str, rules: Option<&pb::Rules>) -> Result<Self, WatchError> {
+        let bad =
+            |error: &dyn std::fmt::Display| format!("the server started on a bad puzzle: {error}");
+        let (grid, notation) = match rules {
+            Some(rules) => {
+                let shape = Shape::new(rules.box_rows, rules.box_cols).map_err(|e| bad(&e))?;
+                let notation = Notation::new(shape, &rules.symbols).map_err(|e| bad(&e))?;
+                let (grid, form) = notation.read(puzzle).map_err(|e| bad(&e))?;
+                (grid, Some((notation, form)))
+            }
+            None => (
+                Grid::from_board(&Board::parse(puzzle).map_err(|e| bad(&e))?),
+                None,
+            ),
+        };
         Ok(Shown {
             puzzle: puzzle.to_owned(),
-            replay: Replay::new(&board),
-            reasons: [0; 81],
+            notation,
+            shape: grid.shape(),
+            replay: Replay::sized(&grid),
+            reasons: vec![0; grid.shape().cells()],
             placements: 0,
             backtracks: 0,
             guesses: 0,
@@ -71,7 +89,7 @@ impl Shown {
             )
             .into());
         }
-        let event = crate::convert::step_from_pb(step)
+        let event = crate::convert::step_from_pb(step, self.shape.size())
             .map_err(|error| format!("the server sent a bad step: {error}"))?;
         self.replay
             .apply(event)
@@ -92,24 +110,57 @@ impl Shown {
         Ok(())
     }
 
+    /// The grid so far, written as the server writes this puzzle.
     fn line(&self) -> String {
-        self.replay.to_line()
+        match &self.notation {
+            Some((notation, form)) => notation.write(self.replay.cells(), *form),
+            None => self.replay.to_line(),
+        }
     }
 
-    /// The grid, nine rows with box separators; `colour` adds ANSI colours.
+    /// How a digit is drawn: its symbol (numbers past 35), `.` for empty.
+    fn glyph(&self, digit: u8) -> String {
+        if digit == 0 {
+            return ".".to_owned();
+        }
+        match &self.notation {
+            Some((notation, _)) if !notation.symbols().is_empty() => {
+                notation.write(&[digit], Form::Symbols)
+            }
+            _ if self.shape.size() <= 9 => digit.to_string(),
+            _ => crate::board::DEFAULT_SYMBOLS
+                .chars()
+                .nth(usize::from(digit) - 1)
+                .map_or_else(|| digit.to_string(), String::from),
+        }
+    }
+
+    /// The grid, N rows with box separators; `colour` adds ANSI colours.
     fn grid(&self, colour: bool) -> String {
         let mut text = String::new();
-        for row in 0..9 {
-            if row == 3 || row == 6 {
-                text.push_str("------+-------+------\n");
+        let (n, rows, cols) = (
+            self.shape.size(),
+            self.shape.box_rows(),
+            self.shape.box_cols(),
+        );
+        let width = if n > 35 { 3 } else { 2 };
+        let mut rule = (0..rows)
+            .map(|_| "-".repeat(cols * width))
+            .collect::<Vec<_>>()
+            .join("+-");
+        rule.pop();
+        for row in 0..n {
+            if row > 0 && row % rows == 0 {
+                text.push_str(&rule);
+                text.push('\n');
             }
-            for col in 0..9 {
-                if col == 3 || col == 6 {
+            for col in 0..n {
+                if col > 0 && col % cols == 0 {
                     text.push_str("| ");
                 }
-                let cell = row * 9 + col;
+                let cell = row * n + col;
                 let digit = self.replay.cells()[cell];
-                let glyph = cell_char(digit);
+                let glyph = format!("{:>w$}", self.glyph(digit), w = width - 1);
                 if colour && digit != 0 {
                     let code = if self.replay.is_given(cell) {
                         "1"
@@ -118,7 +169,7 @@ impl Shown {
                     };
                     text.push_str(&format!("\x1b[{code}m{glyph}\x1b[0m "));
                 } else {
-                    text.push(glyph);
+                    text.push_str(&glyph);
                     text.push(' ');
                 }
             }
@@ -192,7 +243,7 @@ impl Progress {
     fn start(&mut self, started: pb::Started) -> Result<(), WatchError> {
         match &self.board {
             None => {
-                self.board = Some(Shown::new(&started.puzzle)?);
+                self.board = Some(Shown::new(&started.puzzle, started.rules.as_ref())?);
                 self.algorithm = started.algorithm;
                 self.engine_version = started.engine_version;
             }

@@ -115,6 +115,7 @@ async fn mixed_puzzles_are_each_answered_by_id_as_solve_answers_them() {
                 algorithm: asked.algorithm,
                 check_unique: asked.check_unique,
                 max_steps: asked.max_steps,
+                rules: None,
             })
             .await;
         match solo {

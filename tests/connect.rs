@@ -148,6 +148,7 @@ async fn methods_without_side_effects_answer_connects_get_form() {
     // Binary proto in base64url, without padding.
     let request = pb::RateRequest {
         puzzle: PUZZLE.to_owned(),
+        ..Default::default()
     };
     let message = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(request.encode_to_vec());
     let rate = "/sudoku.v1.SudokuService/Rate";

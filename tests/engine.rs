@@ -562,7 +562,7 @@ const CLASSIC_BUDGET: u64 = 200_000;
 /// The classic engines are compared where they finish within their budget, and
 /// must have finished on some puzzles of the set.
 fn check_agreement(file: &str, step: usize) {
-    let mut compared = [0usize; 4];
+    let mut compared = [0usize; Algorithm::ALL.len()];
     for puzzle in puzzles(file).into_iter().step_by(step) {
         let board = Board::parse(&puzzle).unwrap();
         let reference =
@@ -603,8 +603,11 @@ fn check_agreement(file: &str, step: usize) {
             compared[index] += 1;
         }
     }
-    let bitboard = compared[3];
-    assert!(bitboard > 0, "{file}: nothing compared");
+    let (bitboard, wide) = (compared[3], compared[4]);
+    assert!(
+        bitboard > 0 && wide == bitboard,
+        "{file}: {compared:?} compared"
+    );
     assert!(
         compared[0] + compared[1] > 0,
         "{file}: no classic engine finished"

@@ -143,6 +143,7 @@ async fn explain_and_rate_refuse_bad_puzzles_and_puzzles_without_one_solution() 
         .client
         .rate(pb::RateRequest {
             puzzle: "12x".into(),
+            rules: None,
         })
         .await
         .unwrap_err();
@@ -153,6 +154,7 @@ async fn explain_and_rate_refuse_bad_puzzles_and_puzzles_without_one_solution() 
         .client
         .rate(pb::RateRequest {
             puzzle: none.clone(),
+            rules: None,
         })
         .await
         .unwrap_err();
@@ -178,6 +180,7 @@ async fn rate_gives_the_hardest_step_its_level_and_the_counts() {
     for puzzle in puzzles("norvig_top95.txt").iter().take(20) {
         let request = pb::RateRequest {
             puzzle: puzzle.clone(),
+            rules: None,
         };
         let rated = server.client.rate(request).await.unwrap().into_inner();
         let hardest = rated
@@ -216,6 +219,7 @@ async fn hint_lists_exactly_the_wrong_digits_and_a_step_that_agrees_with_the_sol
     let request = pb::HintRequest {
         puzzle: puzzle.clone(),
         board: String::from_utf8(board).unwrap(),
+        rules: None,
     };
     let hint = server.client.hint(request).await.unwrap().into_inner();
     let expected = pb::Candidate {
@@ -239,6 +243,7 @@ async fn hint_lists_exactly_the_wrong_digits_and_a_step_that_agrees_with_the_sol
     let request = pb::HintRequest {
         puzzle: puzzle.clone(),
         board: String::from_utf8(changed).unwrap(),
+        rules: None,
     };
     let status = server.client.hint(request).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);

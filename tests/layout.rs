@@ -365,6 +365,21 @@ fn the_cycle_check_sees_a_two_file_cycle() {
         ("src/b.rs", "pub struct B;"),
     ]);
     assert!(imports::cycles(&imports::graph(&acyclic)).is_empty());
+    // A visibility path names who may see an item, not what the file uses.
+    let visible = fake_crate(&[
+        (
+            "src/lib.rs",
+            "pub mod a;
+pub mod b;",
+        ),
+        (
+            "src/a.rs",
+            "use crate::b::B;
+pub struct A;",
+        ),
+        ("src/b.rs", "pub(in crate::a) struct B;"),
+    ]);
+    assert!(imports::cycles(&imports::graph(&visible)).is_empty());
 }
 
 #[test]

@@ -6,13 +6,22 @@
 //! rejects conflicting givens, so every `Board` holds givens that do not clash.
 //! `bands.rs` holds the givens' one representation besides the cell array: per-band
 //! digit masks, read by the conflict check and by the bitboard engine's intake.
+//! `shape.rs` holds the other sizes' shapes (N x N with boxes of box_rows x
+//! box_cols) and their geometry, `sized.rs` the any-size [`Grid`], and `text.rs`
+//! their puzzle text in its two forms (numbers and symbols).
 //! This module knows nothing of searching. Std and `memchr` (line splitting) only.
 
 mod bands;
 mod cells;
 mod conflict;
 mod parse;
+mod shape;
+mod sized;
+mod text;
 
 pub(crate) use bands::{BAND, band_masks};
 pub use cells::{Board, CELLS, Cell, CellName, PEERS, UNITS, box_of, cell_char, col_of, row_of};
 pub use parse::{PuzzleError, puzzle_lines};
+pub use shape::{BOX_SIDES, CellAt, Geometry, MAX_SIZE, Shape, ShapeError};
+pub use sized::Grid;
+pub use text::{DEFAULT_SYMBOLS, Form, Notation, SymbolsError};

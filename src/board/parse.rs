@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::{Board, CELLS, Cell, CellName};
+use super::{Board, CELLS, Cell, CellAt, CellName, Shape};
 
 /// The puzzle lines of a puzzle file, one puzzle a line, with their 1-based line
 /// numbers: lines are trimmed, and blank lines and `#` comments are skipped.
@@ -55,6 +55,49 @@ pub enum PuzzleError {
         /// The digit both hold.
         digit: u8,
     },
+    /// A character of a symbols-form text (at any size but 9x9 without rules)
+    /// that is no symbol, empty marker or layout.
+    BadSymbol {
+        /// The offending character.
+        character: char,
+        /// The count of cells before it.
+        cell: usize,
+        /// Its 1-based position among the characters of the text.
+        position: usize,
+        /// The shape read.
+        shape: Shape,
+        /// The shape's symbols (empty when it has none: the numbers form only).
+        symbols: String,
+    },
+    /// A token of a numbers-form text that is no number from 0 to N.
+    BadNumber {
+        /// The token (its first characters).
+        token: String,
+        /// The count of cells before it.
+        cell: usize,
+        /// The 1-based position of its first character in the text.
+        position: usize,
+        /// The shape read.
+        shape: Shape,
+    },
+    /// A text at any size but 9x9 without rules with other than N x N cells.
+    CellCount {
+        /// How many cells the text holds.
+        found: usize,
+        /// The shape read.
+        shape: Shape,
+    },
+    /// Two givens of a grid N wide put one digit twice in a row, column or box.
+    Clash {
+        /// The first cell, in row-major order.
+        first: usize,
+        /// The second cell.
+        second: usize,
+        /// N: cells in a row.
+        side: usize,
+        /// The digit both hold.
+        digit: u8,
+    },
 }
 
 impl fmt::Display for PuzzleError {
@@ -64,17 +107,7 @@ impl fmt::Display for PuzzleError {
                 character,
                 cell,
                 position,
-            } => {
-                if cell < CELLS {
-                    write!(f, "bad character {character:?} at {}", CellName(cell))?;
-                } else {
-                    write!(f, "bad character {character:?} after the 81st cell")?;
-                }
-                write!(
-                    f,
-                    " (character {position} of the text): a cell is 1-9 or one of '.', '0', '_'"
-                )
-            }
+            } => bad_character(f, character, cell, position),
             PuzzleError::WrongCellCount { found } => {
                 write!(f, "puzzle has {found} cells, expected 81")
             }
@@ -88,11 +121,120 @@ impl fmt::Display for PuzzleError {
                 CellName(first),
                 CellName(second)
             ),
+            PuzzleError::BadSymbol {
+                character,
+                cell,
+                position,
+                shape,
+                ref symbols,
+            } => bad_symbol(
+                f,
+                character,
+                CellAt::of(cell, shape),
+                position,
+                shape,
+                symbols,
+            ),
+            PuzzleError::BadNumber {
+                ref token,
+                cell,
+                position,
+                shape,
+            } => bad_number(f, token, CellAt::of(cell, shape), position, shape),
+            PuzzleError::CellCount { found, shape } => {
+                write!(
+                    f,
+                    "puzzle has {found} cells, expected {} for {shape}",
+                    shape.cells()
+                )
+            }
+            PuzzleError::Clash {
+                first,
+                second,
+                side,
+                digit,
+            } => write!(
+                f,
+                "{} and {} both hold {digit}",
+                CellAt { cell: first, side },
+                CellAt { cell: second, side }
+            ),
         }
     }
 }
 
 impl std::error::Error for PuzzleError {}
+
+/// The message of [`PuzzleError::BadCharacter`].
+fn bad_character(
+    f: &mut fmt::Formatter<'_>,
+    character: char,
+    cell: usize,
+    position: usize,
+) -> fmt::Result {
+    if cell < CELLS {
+        write!(f, "bad character {character:?} at {}", CellName(cell))?;
+    } else {
+        write!(f, "bad character {character:?} after the 81st cell")?;
+    }
+    write!(
+        f,
+        " (character {position} of the text): a cell is 1-9 or one of '.', '0', '_'"
+    )
+}
+
+/// The message of [`PuzzleError::BadSymbol`].
+fn bad_symbol(
+    f: &mut fmt::Formatter<'_>,
+    character: char,
+    at: CellAt,
+    position: usize,
+    shape: Shape,
+    symbols: &str,
+) -> fmt::Result {
+    if at.cell < shape.cells() {
+        write!(f, "bad character {character:?} at {at}")?;
+    } else {
+        write!(f, "bad character {character:?} after the last cell")?;
+    }
+    write!(f, " (character {position} of the text): ")?;
+    if symbols.is_empty() {
+        return write!(
+            f,
+            "{shape} has no default symbols: write numbers separated by commas, \
+             or give rules.symbols"
+        );
+    }
+    let zero = if symbols.contains('0') { "" } else { ", '0'" };
+    write!(
+        f,
+        "a cell of {shape} is one of {symbols:?} or '.', '_'{zero} for empty"
+    )
+}
+
+/// The message of [`PuzzleError::BadNumber`].
+fn bad_number(
+    f: &mut fmt::Formatter<'_>,
+    token: &str,
+    at: CellAt,
+    position: usize,
+    shape: Shape,
+) -> fmt::Result {
+    let side = shape.size();
+    if token.bytes().all(|byte| byte.is_ascii_digit()) {
+        write!(
+            f,
+            "number {token} at {at} (character {position} of the text) is past \
+             {side}, the largest digit of {shape}"
+        )
+    } else {
+        write!(
+            f,
+            "bad cell {token:?} at {at} (character {position} of the text): a cell \
+             of {shape} is a number from 0 (empty) to {side}"
+        )
+    }
+}
 
 /// The value of a cell character (`1`-`9`, or `.` `0` `_` for empty); `None` for
 /// anything else.

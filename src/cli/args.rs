@@ -396,6 +396,16 @@ pub(super) struct SolveArgs {
     /// the solution.
     #[arg(long)]
     pub(super) count: bool,
+    /// Grids of another size: a box's rows and columns, ROWSxCOLS (2x2 for 4x4,
+    /// 2x3 for 6x6, 3x4 for 12x12, 4x4 for 16x16, 5x5 for 25x25; up to 8x8).
+    /// Lines are symbols (1-9 then A-Z, '.' empty) or numbers separated by commas
+    /// or spaces (0 empty); answers come in the form of their line.
+    #[arg(long = "box", value_name = "ROWSxCOLS", value_parser = super::values::box_shape)]
+    pub(super) box_shape: Option<crate::board::Shape>,
+    /// The symbols of the symbols form, one for each digit in order (default:
+    /// 123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ cut to the size).
+    #[arg(long)]
+    pub(super) symbols: Option<String>,
     /// Give up on a puzzle after this many steps (prints an error line for it).
     #[arg(long)]
     pub(super) max_steps: Option<u64>,

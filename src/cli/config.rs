@@ -71,6 +71,33 @@ impl ConnectArgs {
 }
 
 impl SolveArgs {
+    /// The notation of `--box` and `--symbols`; `None` without either (9x9
+    /// lines as always).
+    pub(super) fn notation(&self) -> Result<Option<crate::board::Notation>, String> {
+        if self.box_shape.is_none() && self.symbols.is_none() {
+            return Ok(None);
+        }
+        let shape = self.box_shape.unwrap_or(crate::board::Shape::CLASSIC);
+        let symbols = self.symbols.as_deref().unwrap_or_default();
+        crate::board::Notation::new(shape, symbols)
+            .map(Some)
+            .map_err(|error| format!("--symbols: {error}"))
+    }
+
+    /// The rules of `--box` and `--symbols` as the API writes them (default:
+    /// none).
+    pub(super) fn rules(&self) -> crate::pb::Rules {
+        let shape = self.box_shape.unwrap_or(crate::board::Shape::CLASSIC);
+        match (self.box_shape, &self.symbols) {
+            (None, None) => crate::pb::Rules::default(),
+            (_, symbols) => crate::pb::Rules {
+                box_rows: shape.box_rows() as u32,
+                box_cols: shape.box_cols() as u32,
+                symbols: symbols.clone().unwrap_or_default(),
+            },
+        }
+    }
+
     /// First solution, or counting to two with `--count`.
     pub(super) fn mode(&self) -> Mode {
         if self.count {

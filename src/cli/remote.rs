@@ -25,12 +25,18 @@ type Here = Vec<(usize, String)>;
 
 pub(super) fn run(args: SolveArgs) -> CliResult {
     let text = read_input(args.file.as_deref())?;
-    let (here, puzzles) = plan(text)?;
+    let notation = args.notation()?;
+    let (here, puzzles) = plan(text, notation.is_some())?;
     let counting = args.count;
+    let algorithm = match args.algorithm.0 {
+        Some(algorithm) => crate::convert::algorithm_to_pb(algorithm).into(),
+        None => 0,
+    };
     let settings = Settings {
-        algorithm: crate::convert::algorithm_to_pb(args.algorithm.engine()).into(),
+        algorithm,
         check_unique: counting,
         max_steps: args.max_steps.unwrap_or(0),
+        rules: prost::Message::encode_to_vec(&args.rules()),
     };
     let answered = Arc::new(AtomicUsize::new(0));
     let total = puzzles.len();
@@ -78,14 +84,16 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
 /// The texts to send, and the lines answered here: a line of 81 characters
 /// goes as a slice of the input, other lines are parsed here (sent in normal
 /// form, or answered with their error).
-fn plan(text: String) -> Result<(Here, Vec<Bytes>), std::str::Utf8Error> {
+/// With `ruled` (`--box` or `--symbols`) every line goes to the server as it is,
+/// which reads it in the rules.
+fn plan(text: String, ruled: bool) -> Result<(Here, Vec<Bytes>), std::str::Utf8Error> {
     let input = Bytes::from(text);
     // Valid (it was a String): checked again rather than trusted.
     let text = std::str::from_utf8(&input)?;
     let mut here = Vec::new();
     let mut puzzles = Vec::new();
     for (_, line) in puzzle_lines(text) {
-        if line.len() == CELLS {
+        if ruled || line.len() == CELLS {
             puzzles.push(input.slice_ref(line.as_bytes()));
             continue;
         }

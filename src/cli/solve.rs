@@ -7,14 +7,25 @@ use std::io::Write;
 use super::args::SolveArgs;
 use super::lines::{print_all, read_input, solve_all, threads};
 use super::runtime::CliResult;
-use crate::board::{Board, cell_char, puzzle_lines};
+use crate::board::{Board, Notation, Shape, cell_char, puzzle_lines};
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Search};
 
 pub(super) fn run(args: SolveArgs) -> CliResult {
     let text = read_input(args.file.as_deref())?;
     let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
+    let notation = args.notation()?;
+    let shape = notation.as_ref().map_or(Shape::CLASSIC, Notation::shape);
+    let algorithm = args.algorithm.engine_for(shape);
+    if !algorithm.supports(shape) {
+        return Err(format!(
+            "--algorithm {} searches 9x9 grids only; for {shape} leave it out or choose wide",
+            algorithm.name()
+        )
+        .into());
+    }
     let job = Job {
-        algorithm: args.algorithm.engine(),
+        algorithm,
+        notation,
         mode: args.mode(),
         control: Control {
             max_steps: args.max_steps.unwrap_or(u64::MAX),
@@ -32,6 +43,8 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
 /// What every puzzle of a run is solved with.
 struct Job {
     algorithm: Algorithm,
+    /// The notation of `--box` and `--symbols`; `None`: 9x9 lines.
+    notation: Option<Notation>,
     mode: Mode,
     control: Control<'static>,
 }
@@ -39,6 +52,9 @@ struct Job {
 /// Appends the output line for one puzzle line: the solution, `unsolvable`, the
 /// solution count, or `error: ...`; `search` is the thread's, reused.
 fn answer_line(job: &Job, search: &mut Option<Search>, text: &str, out: &mut Vec<u8>) {
+    if let Some(notation) = &job.notation {
+        return answer_sized(job, notation, text, out);
+    }
     let board = match Board::parse(text) {
         Ok(board) => board,
         Err(error) => {
@@ -63,6 +79,38 @@ fn answer_line(job: &Job, search: &mut Option<Search>, text: &str, out: &mut Vec
                 out.push(b'\n');
                 Ok(())
             }
+            None => writeln!(out, "unsolvable"),
+        },
+        Err(Interrupted::StepLimit { limit }) => {
+            writeln!(out, "error: step limit of {limit} reached")
+        }
+        Err(other) => writeln!(out, "error: {other:?}"),
+    };
+}
+
+/// [`answer_line`] for a line in the notation of `--box` and `--symbols`: the
+/// answer in the line's own form.
+fn answer_sized(job: &Job, notation: &Notation, text: &str, out: &mut Vec<u8>) {
+    let (grid, form) = match notation.read(text) {
+        Ok(read) => read,
+        Err(error) => {
+            let _ = writeln!(out, "error: {error}");
+            return;
+        }
+    };
+    let Some(mut search) = Search::sized(&grid, job.algorithm, job.mode) else {
+        let _ = writeln!(
+            out,
+            "error: {} does not search {}",
+            job.algorithm.name(),
+            grid.shape()
+        );
+        return;
+    };
+    let _ = match search.finish(&job.control, &mut NoEvents) {
+        Ok(report) if job.mode == Mode::CountTwo => writeln!(out, "{}", report.solution_count),
+        Ok(report) => match report.cells() {
+            Some(cells) => writeln!(out, "{}", notation.write(cells, form)),
             None => writeln!(out, "unsolvable"),
         },
         Err(Interrupted::StepLimit { limit }) => {

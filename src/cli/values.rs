@@ -5,6 +5,7 @@
 use clap::ValueEnum;
 use clap::builder::PossibleValue;
 
+use crate::board::Shape;
 use crate::generate::Symmetry;
 use crate::logic::Level;
 use crate::solver::Algorithm;
@@ -23,6 +24,20 @@ pub(super) fn steps_a_second(text: &str) -> Result<f64, String> {
     Ok(pace)
 }
 
+/// A `--box`: a box's rows and columns, `ROWSxCOLS` (`2x3` for 6x6, `4x4` for
+/// 16x16), in the limits of [`Shape::new`].
+pub(super) fn box_shape(text: &str) -> Result<Shape, String> {
+    let (rows, cols) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{text:?} is no box: write ROWSxCOLS, as 2x3 or 4x4"))?;
+    let number = |part: &str| {
+        part.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{text:?} is no box: write ROWSxCOLS, as 2x3 or 4x4"))
+    };
+    Shape::new(number(rows)?, number(cols)?).map_err(|error| error.to_string())
+}
+
 /// An algorithm on the command line: `default` or one of the engine's own names
 /// ([`Algorithm::name`]), so the names are defined once, in the engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,17 +46,23 @@ pub(super) struct AlgorithmArg(pub(super) Option<Algorithm>);
 impl AlgorithmArg {
     /// `default`: what `ALGORITHM_UNSPECIFIED` picks.
     pub(super) const DEFAULT: AlgorithmArg = AlgorithmArg(None);
-    const ALL: [AlgorithmArg; 5] = [
+    const ALL: [AlgorithmArg; 6] = [
         AlgorithmArg(None),
         AlgorithmArg(Some(Algorithm::ALL[0])),
         AlgorithmArg(Some(Algorithm::ALL[1])),
         AlgorithmArg(Some(Algorithm::ALL[2])),
         AlgorithmArg(Some(Algorithm::ALL[3])),
+        AlgorithmArg(Some(Algorithm::ALL[4])),
     ];
 
-    /// The engine this names.
+    /// The engine this names (at 9x9).
     pub(super) fn engine(self) -> Algorithm {
         self.0.unwrap_or(Algorithm::DEFAULT)
+    }
+
+    /// The engine this names at `shape`: `default` is the fastest for it.
+    pub(super) fn engine_for(self, shape: Shape) -> Algorithm {
+        self.0.unwrap_or_else(|| Algorithm::default_for(shape))
     }
 }
 
@@ -53,7 +74,7 @@ impl ValueEnum for AlgorithmArg {
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(match self.0 {
             None => PossibleValue::new("default")
-                .help("The fastest engine (what ALGORITHM_UNSPECIFIED picks)."),
+                .help("The fastest engine for the size (what ALGORITHM_UNSPECIFIED picks)."),
             Some(algorithm) => PossibleValue::new(algorithm.name()).help(algorithm.summary()),
         })
     }

@@ -26,6 +26,8 @@ pub struct Settings {
     pub check_unique: bool,
     /// The step cap (0: the server's).
     pub max_steps: u64,
+    /// The puzzles' rules as an encoded `pb::Rules` (empty: none, 9x9).
+    pub rules: Vec<u8>,
 }
 
 /// One request message: the puzzles of these indices (`pb::SolveBatchRequest`,
@@ -74,6 +76,7 @@ pub fn write_puzzles(message: &Puzzles, out: &mut impl BufMut) {
             (3, Field::Varint(settings.algorithm as u64)),
             (4, Field::Varint(u64::from(settings.check_unique))),
             (5, Field::Varint(settings.max_steps)),
+            (6, Field::Bytes(&settings.rules)),
         ];
         let length: usize = fields.iter().map(|(tag, field)| field.len(*tag)).sum();
         encode_key(PUZZLES, WireType::LengthDelimited, out);
@@ -270,7 +273,14 @@ mod tests {
 
     #[test]
     fn a_request_reads_as_the_generated_message() {
-        for (algorithm, check_unique, max_steps) in [(3, true, 99), (0, false, 0)] {
+        let sixteen = pb::Rules {
+            box_rows: 4,
+            box_cols: 4,
+            symbols: String::new(),
+        };
+        for (algorithm, check_unique, max_steps, rules) in
+            [(3, true, 99, sixteen), (0, false, 0, pb::Rules::default())]
+        {
             let sent = Puzzles {
                 indices: vec![17, 0, 1_000_000],
                 texts: Arc::new(
@@ -288,6 +298,7 @@ mod tests {
                     algorithm,
                     check_unique,
                     max_steps,
+                    rules: rules.encode_to_vec(),
                 }),
             };
             let mut written = Vec::new();
@@ -305,6 +316,7 @@ mod tests {
                     algorithm,
                     check_unique,
                     max_steps,
+                    rules: Some(rules.clone()).filter(|rules| *rules != pb::Rules::default()),
                 })
                 .collect();
             assert_eq!(read.puzzles, expected);

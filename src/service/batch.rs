@@ -16,16 +16,13 @@ use tokio::task::JoinSet;
 use tonic::{Code, Request, Response, Status, Streaming};
 use tracing::Instrument;
 
-use super::call::{
-    CallEnd, deadline_of, interrupted_status, parse_algorithm, parse_puzzle, solver_failed,
-    unavailable,
-};
+use super::call::{CallEnd, deadline_of, interrupted_status, solver_failed, unavailable};
 use super::outlet::{Cut, Outlet};
+use super::puzzle::{Givens, Puzzle};
 use super::slots::Slot;
 use super::tracker::{Computing, LiveSolve};
 use super::unary::LongSolve;
 use super::{Readiness, SudokuSolver};
-use crate::board::Board;
 use crate::convert;
 use crate::pb;
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Progress, Report, Search};
@@ -204,12 +201,12 @@ impl SudokuSolver {
                     }
                 },
             };
-            let (algorithm, mode) = (prepared.1, prepared.2);
-            let (outcome, back) = self.solve_one(prepared, current, deadline, reused).await;
+            let (outcome, back) = self.solve_one(&prepared, current, deadline, reused).await;
+            let (ref puzzle, algorithm, mode, _) = prepared;
             if let Ok(Ok(report)) = &outcome {
                 timings.push((algorithm.name(), report.stats.elapsed));
             }
-            answers.push(self.answered(id, outcome, algorithm, mode));
+            answers.push(self.answered(id, outcome, (algorithm, mode), puzzle));
             turn = back;
             if let Some(over) = turn.take_if(|current| current.used >= FAIR_TURN) {
                 // A turn is over: the runtime's other tasks run, and the slot goes
@@ -229,7 +226,7 @@ impl SudokuSolver {
     /// pool's turns use the slot up).
     async fn solve_one(
         &self,
-        (board, algorithm, mode, max_steps): Prepared,
+        &(ref puzzle, algorithm, mode, max_steps): &Prepared,
         mut turn: Turn,
         deadline: Option<Instant>,
         reused: &mut Option<Search>,
@@ -246,7 +243,13 @@ impl SudokuSolver {
             // the compute pool, in slices.
             slice_until: Some(turn.started + turn.used + FAIR_TURN),
         };
-        let search = Search::reuse(reused, &board, algorithm, mode);
+        let search = match &puzzle.givens {
+            Givens::Classic(board) => Search::reuse(reused, board, algorithm, mode),
+            Givens::Sized(_) => match puzzle.search(algorithm, mode) {
+                Some(search) => reused.insert(search),
+                None => return (Err(solver_failed()), None),
+            },
+        };
         let progress = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             search.run(&control, &mut NoEvents)
         }));
@@ -280,8 +283,8 @@ impl SudokuSolver {
         &self,
         id: String,
         outcome: Solved,
-        algorithm: Algorithm,
-        mode: Mode,
+        (algorithm, mode): (Algorithm, Mode),
+        puzzle: &Puzzle,
     ) -> pb::BatchAnswer {
         let report = match outcome {
             Ok(Ok(report)) => report,
@@ -293,7 +296,8 @@ impl SudokuSolver {
             }
             Err(status) => return failed(id, &status),
         };
-        let solved = convert::solve_response(&report, algorithm, mode);
+        let solution = puzzle.solution_text(&report);
+        let solved = convert::solve_response(&report, algorithm, mode, solution);
         pb::BatchAnswer {
             id,
             outcome: solved.outcome,
@@ -333,18 +337,18 @@ impl Turn {
     }
 }
 
-/// A puzzle checked: its board, algorithm, mode and step cap.
-type Prepared = (Board, Algorithm, Mode, u64);
+/// A puzzle checked: the puzzle, its algorithm, mode and step cap.
+type Prepared = (Puzzle, Algorithm, Mode, u64);
 
 /// How a puzzle's search ended, or the status that kept it from running.
 type Solved = Result<Result<Report, Interrupted>, Status>;
 
 /// A puzzle's fields checked as `Solve` checks them.
 fn prepare(puzzle: &pb::BatchPuzzle, limits: &super::Limits) -> Result<Prepared, Status> {
-    let board = parse_puzzle(&puzzle.puzzle)?;
-    let algorithm = parse_algorithm(puzzle.algorithm)?;
+    let read = Puzzle::read(&puzzle.puzzle, puzzle.rules.as_ref())?;
+    let algorithm = read.algorithm(puzzle.algorithm)?;
     let mode = Mode::counting(puzzle.check_unique);
-    Ok((board, algorithm, mode, limits.steps_for(puzzle.max_steps)))
+    Ok((read, algorithm, mode, limits.steps_for(puzzle.max_steps)))
 }
 
 /// The answer for a puzzle `Solve` would have failed with `status`.

@@ -244,7 +244,7 @@ fn missing_puzzle() -> Status {
     Status::with_error_details(Code::InvalidArgument, description, details)
 }
 
-fn puzzle_status(error: &PuzzleError) -> Status {
+pub(super) fn puzzle_status(error: &PuzzleError) -> Status {
     let message = format!("invalid puzzle: {error}");
     let details = ErrorDetails::with_bad_request_violation("puzzle", error.to_string());
     Status::with_error_details(Code::InvalidArgument, message, details)

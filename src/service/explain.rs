@@ -13,9 +13,10 @@ use tonic::{Code, Request, Response, Status};
 use tracing::Instrument;
 
 use super::SudokuSolver;
-use super::call::{CallEnd, deadline_of, parse_puzzle, unavailable};
+use super::call::{CallEnd, deadline_of, unavailable};
 use super::logic::{explained, unique_solution};
 use super::outlet::{Cut, Outlet};
+use super::puzzle::classic_board;
 use super::tracker::OpenStream;
 use crate::board::{Board, CELLS};
 use crate::convert;
@@ -45,7 +46,7 @@ impl SudokuSolver {
         let request = request.into_inner();
         let pace = Duration::from_millis(u64::from(request.step_interval_ms));
         let admitted = async {
-            let board = parse_puzzle(&request.puzzle)?;
+            let board = classic_board(&request.puzzle, request.rules.as_ref(), "Explain")?;
             let open = self.admit_open_stream(!pace.is_zero())?;
             let finish = request.finish_by_search;
             let cap = self.limits.steps_for(request.max_steps);
@@ -126,6 +127,7 @@ fn explanation_messages(
         started: pb::ExplainResponse {
             event: Some(pb::explain_response::Event::Started(pb::ExplainStarted {
                 puzzle: board.to_line(),
+                rules: None,
             })),
         },
         steps,

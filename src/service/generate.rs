@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use tokio_stream::Stream;
 use tonic::{Code, Request, Response, Status};
+
+use super::puzzle::classic_rules;
 use tonic_types::{ErrorDetails, StatusExt};
 use tracing::Instrument;
 
@@ -272,7 +274,9 @@ fn wanted(request: &pb::GenerateRequest) -> Result<Wanted, Status> {
         max_rating,
         ref level,
         not_minimal,
+        ref rules,
     } = *request;
+    classic_rules(rules.as_ref(), "Generate")?;
     let bad = |field: &str, description: String| {
         let details = ErrorDetails::with_bad_request_violation(field, description.clone());
         Status::with_error_details(Code::InvalidArgument, description, details)

@@ -7,8 +7,9 @@ use tonic::{Code, Request, Response, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use super::SudokuSolver;
-use super::call::{deadline_of, parse_puzzle};
+use super::call::deadline_of;
 use super::compute::{Bounds, Work};
+use super::puzzle::classic_board;
 use crate::board::{Board, CELLS, PuzzleError};
 use crate::convert;
 use crate::logic::{self, Explanation, Next};
@@ -51,7 +52,8 @@ impl SudokuSolver {
         request: Request<pb::RateRequest>,
     ) -> Result<Response<pb::RateResponse>, Status> {
         let deadline = deadline_of(request.metadata());
-        let board = parse_puzzle(&request.into_inner().puzzle)?;
+        let request = request.into_inner();
+        let board = classic_board(&request.puzzle, request.rules.as_ref(), "Rate")?;
         let response = self
             .compute(deadline, move |bounds| {
                 let (_, search) = unique_solution(&board, bounds)?;
@@ -68,7 +70,7 @@ impl SudokuSolver {
     ) -> Result<Response<pb::HintResponse>, Status> {
         let deadline = deadline_of(request.metadata());
         let request = request.into_inner();
-        let givens = parse_puzzle(&request.puzzle)?;
+        let givens = classic_board(&request.puzzle, request.rules.as_ref(), "Hint")?;
         let position = player_position(&givens, &request.board)?;
         let response = self
             .compute(deadline, move |bounds| {

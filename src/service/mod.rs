@@ -36,6 +36,7 @@ mod generate;
 mod limits;
 mod logic;
 mod outlet;
+mod puzzle;
 mod shutdown;
 mod slots;
 mod state;

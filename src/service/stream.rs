@@ -11,10 +11,9 @@ use tokio_stream::Stream;
 use tonic::{Code, Request, Response, Status};
 use tracing::Instrument;
 
-use super::call::{
-    CallEnd, CallLog, deadline_of, interrupted_status, parse_algorithm, parse_puzzle, solver_failed,
-};
+use super::call::{CallEnd, CallLog, deadline_of, interrupted_status, solver_failed};
 use super::outlet::{Cut, Outlet};
+use super::puzzle::Puzzle;
 use super::slots::{Slot, Slots};
 use super::tracker::{LiveSolve, OpenStream, Tracker};
 use super::{Shutdown, SudokuSolver};
@@ -62,8 +61,8 @@ impl SudokuSolver {
     ) -> Result<Admitted, Status> {
         let deadline = self.stream_deadline(deadline_of(request.metadata()));
         let request = request.into_inner();
-        let board = parse_puzzle(&request.puzzle)?;
-        let algorithm = parse_algorithm(request.algorithm)?;
+        let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?;
+        let algorithm = puzzle.algorithm(request.algorithm)?;
         log.algorithm(algorithm);
         let pace = Duration::from_millis(u64::from(request.step_interval_ms));
         let paced = !pace.is_zero();
@@ -84,7 +83,7 @@ impl SudokuSolver {
             Some(self.slots.admit(deadline).await?)
         };
         Ok(Admitted {
-            board,
+            puzzle,
             algorithm,
             // A paced stream shows one step at a time.
             batch: if paced {
@@ -124,16 +123,22 @@ impl SudokuSolver {
     /// Starts the task of an admitted stream; it closes the call when it ends.
     fn start_stream(&self, admitted: Admitted, mut end: CallEnd) -> Response<StepStream> {
         let Admitted {
-            board, algorithm, ..
+            puzzle, algorithm, ..
         } = admitted;
-        let started = convert::started_message(&board, algorithm);
+        let started = convert::started_message(puzzle.givens_text(), algorithm, puzzle.rules());
+        let Some(search) = puzzle.search(algorithm, Mode::First) else {
+            end.set(Code::Internal);
+            let failed: StepStream = Box::pin(tokio_stream::once(Err(solver_failed())));
+            return Response::new(failed);
+        };
         let (out, receiver) = self.outlet(admitted.deadline);
         let span = end.log.span.clone();
         // From here a task that ends without saying how has panicked.
         end.unfinished(Code::Internal);
         let steps = Steps {
-            search: Search::new(&board, algorithm, Mode::First),
-            batcher: Batcher::new(admitted.batch, admitted.resume_after),
+            search,
+            batcher: Batcher::new(admitted.batch, admitted.resume_after, puzzle.side()),
+            puzzle,
             algorithm,
             max_steps: admitted.max_steps,
             pace: admitted.pace,
@@ -154,7 +159,7 @@ impl SudokuSolver {
 
 /// A stream that passed its checks and admission.
 struct Admitted {
-    board: crate::board::Board,
+    puzzle: Puzzle,
     algorithm: Algorithm,
     batch: usize,
     max_steps: u64,
@@ -168,6 +173,8 @@ struct Admitted {
 /// One stream's task state: its search, the batch being filled, and its bounds.
 struct Steps {
     search: Search,
+    /// The puzzle searched (its answer is written as the request wrote it).
+    puzzle: Puzzle,
     batcher: Batcher,
     algorithm: Algorithm,
     max_steps: u64,
@@ -320,7 +327,10 @@ impl Steps {
             Ok(report) => {
                 self.end.call.log.stats(&report.stats);
                 metrics.solved(self.algorithm.name(), report.stats.elapsed);
-                Ok(convert::finished_message(&report))
+                Ok(convert::finished_message(
+                    &report,
+                    self.puzzle.solution_text(&report),
+                ))
             }
             Err(why) => {
                 if matches!(why, Interrupted::StepLimit { .. }) {
@@ -343,15 +353,18 @@ impl Steps {
 struct Batcher {
     steps: Vec<pb::Step>,
     size: usize,
+    /// N: cells in a row of the grid searched.
+    side: usize,
     seq: u64,
     skip: u64,
 }
 
 impl Batcher {
-    fn new(size: usize, skip: u64) -> Batcher {
+    fn new(size: usize, skip: u64, side: usize) -> Batcher {
         Batcher {
             steps: Vec::with_capacity(size.min(256)),
             size,
+            side,
             seq: 0,
             skip,
         }
@@ -378,7 +391,8 @@ impl Sink for Batcher {
         if self.seq <= self.skip {
             return Flow::Continue;
         }
-        self.steps.push(convert::step_to_pb(self.seq, event));
+        self.steps
+            .push(convert::step_to_pb(self.seq, event, self.side));
         if self.steps.len() < self.size {
             Flow::Continue
         } else {

@@ -10,14 +10,11 @@ use std::time::{Duration, Instant};
 use tonic::{Request, Response, Status};
 
 use super::SudokuSolver;
-use super::call::{
-    CallLog, deadline_of, interrupted_status, parse_algorithm, parse_puzzle, solver_failed,
-    unavailable,
-};
+use super::call::{CallLog, deadline_of, interrupted_status, solver_failed, unavailable};
 use super::compute::StopOnDrop;
+use super::puzzle::Puzzle;
 use super::slots::Slot;
 use super::tracker::LiveSolve;
-use crate::board::Board;
 use crate::convert;
 use crate::pb;
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Progress, Report, Search};
@@ -38,18 +35,18 @@ impl SudokuSolver {
     ) -> Result<Response<pb::SolveResponse>, Status> {
         let deadline = deadline_of(request.metadata());
         let request = request.into_inner();
-        let board = parse_puzzle(&request.puzzle)?;
-        let algorithm = parse_algorithm(request.algorithm)?;
+        let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?;
+        let algorithm = puzzle.algorithm(request.algorithm)?;
         log.algorithm(algorithm);
         let max_steps = self.limits.steps_for(request.max_steps);
         let mode = Mode::counting(request.check_unique);
         let (search, outcome) = self
-            .search_once(&board, algorithm, mode, (max_steps, deadline))
+            .search_once(&puzzle, algorithm, mode, (max_steps, deadline))
             .await?;
         if outcome.is_err() {
             log.steps(search.steps());
         }
-        self.unary_response(outcome, algorithm, mode, log)
+        self.unary_response(outcome, (algorithm, mode), &puzzle, log)
     }
 
     /// One search to its end as `Solve` makes it (and each puzzle of a batch): in
@@ -57,14 +54,14 @@ impl SudokuSolver {
     /// pool, within `max_steps` and the deadline.
     pub(super) async fn search_once(
         &self,
-        board: &Board,
+        puzzle: &Puzzle,
         algorithm: Algorithm,
         mode: Mode,
         (max_steps, deadline): (u64, Option<Instant>),
     ) -> Result<(Search, Result<Report, Interrupted>), Status> {
+        let mut search = puzzle.search(algorithm, mode).ok_or_else(solver_failed)?;
         let slot = self.slots.admit(deadline).await?;
         let live = self.tracker.enter();
-        let mut search = Search::new(board, algorithm, mode);
         let inline = Control {
             max_steps,
             stop: None,
@@ -169,8 +166,8 @@ impl SudokuSolver {
     fn unary_response(
         &self,
         outcome: Result<Report, Interrupted>,
-        algorithm: Algorithm,
-        mode: Mode,
+        (algorithm, mode): (Algorithm, Mode),
+        puzzle: &Puzzle,
         log: &mut CallLog,
     ) -> Result<Response<pb::SolveResponse>, Status> {
         match outcome {
@@ -178,8 +175,9 @@ impl SudokuSolver {
                 log.stats(&report.stats);
                 let metrics = &self.tracker.metrics;
                 metrics.solved(algorithm.name(), report.stats.elapsed);
+                let solution = puzzle.solution_text(&report);
                 Ok(Response::new(convert::solve_response(
-                    &report, algorithm, mode,
+                    &report, algorithm, mode, solution,
                 )))
             }
             Err(interrupted) => {

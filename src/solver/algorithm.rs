@@ -1,6 +1,8 @@
 //! The searches the engine offers, their names and one-line summaries (the
 //! command line and the protobuf mapping read them from here).
 
+use crate::board::Shape;
+
 /// The searches the engine offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Algorithm {
@@ -11,21 +13,41 @@ pub enum Algorithm {
     /// Bitmask candidates, singles at every node, fewest-candidates branching.
     Propagation,
     /// The fast default: per-digit bitboards in bands, singles and locked
-    /// candidates by bit operations, guesses on two-candidate cells.
+    /// candidates by bit operations, guesses on two-candidate cells. 9x9 only.
     Bitboard,
+    /// The fast engine at every size: candidate masks in machine words, naked
+    /// and hidden singles and box-line reductions at every node,
+    /// fewest-candidates branching (the default at sizes other than 9x9).
+    Wide,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order of their protobuf numbers.
-    pub const ALL: [Algorithm; 4] = [
+    pub const ALL: [Algorithm; 5] = [
         Algorithm::Backtracking,
         Algorithm::Singles,
         Algorithm::Propagation,
         Algorithm::Bitboard,
+        Algorithm::Wide,
     ];
 
-    /// The engine used when a caller does not choose one: the fastest we have.
+    /// The engine used when a caller does not choose one at 9x9: the fastest we have.
     pub const DEFAULT: Algorithm = Algorithm::Bitboard;
+
+    /// The engine used when a caller does not choose one at `shape`.
+    pub fn default_for(shape: Shape) -> Algorithm {
+        if shape.is_classic() {
+            Algorithm::DEFAULT
+        } else {
+            Algorithm::Wide
+        }
+    }
+
+    /// True when the algorithm searches grids of `shape` (the bitboard engine
+    /// knows 9x9 only).
+    pub fn supports(self, shape: Shape) -> bool {
+        self != Algorithm::Bitboard || shape.is_classic()
+    }
 
     /// What the algorithm does, in a line (the command line's help shows it).
     pub fn summary(self) -> &'static str {
@@ -34,7 +56,10 @@ impl Algorithm {
             Algorithm::Singles => "Singles to a fixpoint, then row-major backtracking.",
             Algorithm::Propagation => "Singles at every node, fewest-candidates branching.",
             Algorithm::Bitboard => {
-                "Band bitboards with singles and locked candidates (the default engine)."
+                "Band bitboards with singles and locked candidates (the default at 9x9; 9x9 only)."
+            }
+            Algorithm::Wide => {
+                "Candidate masks, singles and box-line reductions (the default at other sizes)."
             }
         }
     }
@@ -46,6 +71,7 @@ impl Algorithm {
             Algorithm::Singles => "singles",
             Algorithm::Propagation => "propagation",
             Algorithm::Bitboard => "bitboard",
+            Algorithm::Wide => "wide",
         }
     }
 }

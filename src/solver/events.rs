@@ -27,9 +27,9 @@ pub enum Event {
 /// What a step touched and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Step {
-    /// The cell, 0..81 row-major.
-    pub cell: u8,
-    /// The digit, 1..=9.
+    /// The cell, row-major: 0..81 at 9x9, 0..N x N at size N.
+    pub cell: u16,
+    /// The digit, 1..=9 (1..=N at size N).
     pub digit: u8,
     /// Why the digit was placed.
     pub reason: Reason,
@@ -81,11 +81,11 @@ impl<F: FnMut(Event) -> Flow> Sink for F {
 }
 
 impl Step {
-    /// A step on `cell` (0..81).
+    /// A step on `cell` (0..N x N).
     #[inline(always)]
     pub(crate) fn at(cell: usize, digit: u8, reason: Reason, depth: u32) -> Step {
         Step {
-            cell: cell as u8,
+            cell: cell as u16,
             digit,
             reason,
             depth,

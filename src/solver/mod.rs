@@ -13,7 +13,8 @@
 //! - `recorder`: counts steps and enforces the bounds for every algorithm alike;
 //! - `replay`: the grid a stream of events builds, checking each event (what a
 //!   viewer of a search does);
-//! - `grid`, `backtracking`, `singles`, `propagation`, `bitboard`: the engines.
+//! - `grid`, `backtracking`, `singles`, `propagation`, `bitboard`: the 9x9 engines;
+//! - `sized`: the engines at every size (`Algorithm::Wide` the fast one).
 
 mod algorithm;
 mod backtracking;
@@ -27,6 +28,7 @@ mod recorder;
 mod replay;
 mod search;
 mod singles;
+mod sized;
 
 pub use control::{Control, Interrupted};
 

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use crate::board::Board;
+use crate::board::{Board, Grid, Shape};
 
 /// What a search did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -20,11 +20,25 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
+impl Report {
+    /// The cells of the solution found, at any size.
+    pub fn cells(&self) -> Option<&[u8]> {
+        match (&self.solution, &self.grid) {
+            (Some(board), _) => Some(board.cells()),
+            (None, Some(grid)) => Some(grid.cells()),
+            (None, None) => None,
+        }
+    }
+}
+
 /// The answer of a finished search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
-    /// The first solution found, if any.
+    /// The first solution found, if any, of a 9x9 search.
     pub solution: Option<Board>,
+    /// The first solution found, if any, of a search at any other size (and of
+    /// `Algorithm::Wide` at 9x9).
+    pub grid: Option<Grid>,
     /// Solutions found: at most 1 for [`Mode::First`], at most 2 for
     /// [`Mode::CountTwo`].
     pub solution_count: u32,
@@ -73,6 +87,8 @@ pub(super) enum Status {
 #[derive(Clone)]
 pub(super) struct Found {
     pub(super) first: Option<[u8; 81]>,
+    /// The first solution of an any-size engine.
+    pub(super) first_sized: Option<Vec<u8>>,
     pub(super) count: u32,
     pub(super) wanted: u32,
 }
@@ -81,6 +97,7 @@ impl Found {
     pub(super) fn new(wanted: u32) -> Found {
         Found {
             first: None,
+            first_sized: None,
             count: 0,
             wanted,
         }
@@ -89,6 +106,22 @@ impl Found {
     /// Records a complete grid; true when the search has found all it wants.
     pub(super) fn record(&mut self, cells: &[u8; 81]) -> bool {
         self.record_with(|| *cells)
+    }
+
+    /// Records a complete grid of any size; true when the search has found all
+    /// it wants.
+    pub(super) fn record_sized(&mut self, cells: &[u8]) -> bool {
+        if self.first.is_none() && self.first_sized.is_none() {
+            self.first_sized = Some(cells.to_vec());
+        }
+        self.count += 1;
+        self.count >= self.wanted
+    }
+
+    /// The first solution as a grid of `shape`, when an any-size engine found it.
+    pub(super) fn sized_solution(&self, shape: Shape) -> Option<Grid> {
+        let cells = self.first_sized.clone()?;
+        Some(Grid::with_cells(shape, cells))
     }
 
     /// Records a complete grid that `cells` spells out, asked for only when it is

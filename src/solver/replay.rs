@@ -8,13 +8,15 @@
 use std::fmt;
 
 use super::{Event, Step};
-use crate::board::{Board, CELLS, CellName};
+use crate::board::{Board, CellAt, Grid};
 
 /// A grid being rebuilt from events.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Replay {
-    cells: [u8; CELLS],
-    givens: [u8; CELLS],
+    cells: Vec<u8>,
+    givens: Vec<u8>,
+    /// N: cells in a row.
+    side: usize,
     events: u64,
 }
 
@@ -36,6 +38,8 @@ pub enum ReplayError {
         step: Step,
         /// The digit the cell holds.
         holding: u8,
+        /// N: cells in a row (to name the cell).
+        side: usize,
     },
     /// A backtrack of a digit its cell does not hold, or of a given.
     TakesBackOther {
@@ -45,6 +49,8 @@ pub enum ReplayError {
         step: Step,
         /// The digit the cell holds.
         holding: u8,
+        /// N: cells in a row (to name the cell).
+        side: usize,
     },
 }
 
@@ -58,21 +64,29 @@ impl fmt::Display for ReplayError {
                 event,
                 step,
                 holding,
+                side,
             } => write!(
                 f,
                 "event {event} places {} on {}, which holds {holding}",
                 step.digit,
-                CellName(usize::from(step.cell))
+                CellAt {
+                    cell: usize::from(step.cell),
+                    side
+                }
             ),
             ReplayError::TakesBackOther {
                 event,
                 step,
                 holding,
+                side,
             } => write!(
                 f,
                 "event {event} takes {} back from {}, which holds {holding}{}",
                 step.digit,
-                CellName(usize::from(step.cell)),
+                CellAt {
+                    cell: usize::from(step.cell),
+                    side
+                },
                 if holding == step.digit {
                     " as a given"
                 } else {
@@ -88,9 +102,15 @@ impl std::error::Error for ReplayError {}
 impl Replay {
     /// The grid of `board`'s givens, before any event.
     pub fn new(board: &Board) -> Replay {
+        Replay::sized(&Grid::from_board(board))
+    }
+
+    /// The grid of a puzzle's givens at any size, before any event.
+    pub fn sized(grid: &Grid) -> Replay {
         Replay {
-            cells: *board.cells(),
-            givens: *board.cells(),
+            cells: grid.cells().to_vec(),
+            givens: grid.cells().to_vec(),
+            side: grid.shape().size(),
             events: 0,
         }
     }
@@ -113,6 +133,7 @@ impl Replay {
                 event: self.events,
                 step,
                 holding,
+                side: self.side,
             }),
             Event::Place(_) => {
                 self.cells[cell] = step.digit;
@@ -123,6 +144,7 @@ impl Replay {
                     event: self.events,
                     step,
                     holding,
+                    side: self.side,
                 })
             }
             Event::Backtrack(_) => {
@@ -133,7 +155,7 @@ impl Replay {
     }
 
     /// The grid so far, row-major, `0` for empty.
-    pub fn cells(&self) -> &[u8; CELLS] {
+    pub fn cells(&self) -> &[u8] {
         &self.cells
     }
 
@@ -147,9 +169,18 @@ impl Replay {
         self.events
     }
 
-    /// The grid so far as a puzzle line, `.` for empty.
+    /// The grid so far as a puzzle line: at 9x9 81 characters, `.` for empty;
+    /// at other sizes comma-separated numbers, 0 for empty.
     pub fn to_line(&self) -> String {
-        Board::with_cells(self.cells).to_line()
+        match <[u8; 81]>::try_from(self.cells.as_slice()) {
+            Ok(cells) => Board::with_cells(cells).to_line(),
+            Err(_) => self
+                .cells
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+        }
     }
 }
 

@@ -10,8 +10,8 @@ use super::algorithm::Algorithm;
 use super::outcome::{Found, Mode, Report, Stats, Status};
 use super::recorder::Recorder;
 use super::{Control, Event, Flow, Interrupted, Sink};
-use super::{backtracking, bitboard, propagation, singles};
-use crate::board::Board;
+use super::{backtracking, bitboard, propagation, singles, sized};
+use crate::board::{Board, Grid, Shape};
 
 /// Where a run of a [`Search`] left it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +32,7 @@ pub enum Progress {
 #[derive(Clone)]
 pub struct Search {
     engine: Engine,
+    shape: Shape,
     found: Found,
     /// What the search did so far (held events included).
     stats: Stats,
@@ -50,6 +51,10 @@ enum Engine {
     Singles(Box<singles::Singles>),
     Propagation(Box<propagation::Propagation>),
     Bitboard(bitboard::Bitboard),
+    /// Backtracking or singles at any size.
+    Classic(Box<sized::Classic>),
+    /// Propagation at any size, or the wide engine.
+    Branching(Box<sized::Branching>),
 }
 
 impl Engine {
@@ -63,6 +68,23 @@ impl Engine {
                 Engine::Propagation(Box::new(propagation::Propagation::new(board)))
             }
             Algorithm::Bitboard => Engine::Bitboard(bitboard::Bitboard::new(board)),
+            Algorithm::Wide => Engine::sized(&Grid::from_board(board), algorithm),
+        }
+    }
+
+    /// The engine of `algorithm` on a grid of any size (the bitboard engine,
+    /// which knows 9x9 only, excepted).
+    fn sized(grid: &Grid, algorithm: Algorithm) -> Engine {
+        match algorithm {
+            Algorithm::Backtracking => Engine::Classic(Box::new(sized::Classic::new(grid, false))),
+            Algorithm::Singles => Engine::Classic(Box::new(sized::Classic::new(grid, true))),
+            Algorithm::Propagation => Engine::Branching(Box::new(sized::Branching::new(
+                grid,
+                sized::Strength::Singles,
+            ))),
+            Algorithm::Bitboard | Algorithm::Wide => Engine::Branching(Box::new(
+                sized::Branching::new(grid, sized::Strength::BoxLine),
+            )),
         }
     }
 }
@@ -70,8 +92,27 @@ impl Engine {
 impl Search {
     /// A search of `board`'s solutions with `algorithm`, not yet started.
     pub fn new(board: &Board, algorithm: Algorithm, mode: Mode) -> Search {
+        Search::with_engine(Engine::new(board, algorithm), Shape::CLASSIC, mode)
+    }
+
+    /// A search of the solutions of a grid of any size with `algorithm`, not yet
+    /// started; a 9x9 grid runs on the 9x9 engines. `None` when the algorithm
+    /// does not search that shape (see [`Algorithm::supports`]).
+    pub fn sized(grid: &Grid, algorithm: Algorithm, mode: Mode) -> Option<Search> {
+        if !algorithm.supports(grid.shape()) {
+            return None;
+        }
+        if let Some(board) = grid.to_board() {
+            return Some(Search::new(&board, algorithm, mode));
+        }
+        let engine = Engine::sized(grid, algorithm);
+        Some(Search::with_engine(engine, grid.shape(), mode))
+    }
+
+    fn with_engine(engine: Engine, shape: Shape, mode: Mode) -> Search {
         Search {
-            engine: Engine::new(board, algorithm),
+            engine,
+            shape,
             found: Found::new(mode.wanted()),
             stats: Stats::default(),
             held: VecDeque::new(),
@@ -86,6 +127,7 @@ impl Search {
             (Engine::Bitboard(engine), Algorithm::Bitboard) => engine.restart(board),
             (engine, _) => *engine = Engine::new(board, algorithm),
         }
+        self.shape = Shape::CLASSIC;
         self.found = Found::new(mode.wanted());
         self.stats = Stats::default();
         self.held.clear();
@@ -139,6 +181,17 @@ impl Search {
         }
     }
 
+    /// The first solution found: a board at 9x9 (whichever engine found it), a
+    /// grid at other sizes.
+    fn solution(&self) -> (Option<Board>, Option<Grid>) {
+        let grid = self.found.sized_solution(self.shape);
+        match self.found.first {
+            Some(cells) => (Some(Board::with_cells(cells)), None),
+            None if self.shape.is_classic() => (grid.as_ref().and_then(Grid::to_board), None),
+            None => (None, grid),
+        }
+    }
+
     /// [`Search::run`], with the answer moved out (`None`: paused); stores it only
     /// when held events must go first.
     fn advance<S: Sink>(
@@ -167,6 +220,8 @@ impl Search {
             Engine::Singles(search) => search.run(&mut recorder, &mut self.found),
             Engine::Propagation(search) => search.run(&mut recorder, &mut self.found),
             Engine::Bitboard(search) => search.run(&mut recorder, &mut self.found),
+            Engine::Classic(search) => search.run(&mut recorder, &mut self.found),
+            Engine::Branching(search) => search.run(&mut recorder, &mut self.found),
         };
         self.stats = recorder.stats;
         if let Some(started) = started {
@@ -174,11 +229,15 @@ impl Search {
         }
         let outcome = match status {
             Ok(Status::Paused) => return None,
-            Ok(Status::Done) => Ok(Report {
-                solution: self.found.first.map(Board::with_cells),
-                solution_count: self.found.count,
-                stats: self.stats,
-            }),
+            Ok(Status::Done) => {
+                let (solution, grid) = self.solution();
+                Ok(Report {
+                    solution,
+                    grid,
+                    solution_count: self.found.count,
+                    stats: self.stats,
+                })
+            }
             Err(why) => Err(why),
         };
         if self.held.is_empty() {

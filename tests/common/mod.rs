@@ -125,9 +125,16 @@ pub fn assert_deadline(status: &tonic::Status) {
 /// checked against the grid so far.
 pub fn replay(puzzle: &str, steps: &[sudokud::pb::Step]) -> String {
     let board = sudokud::board::Board::parse(puzzle).unwrap();
-    let mut replay = sudokud::solver::Replay::new(&board);
+    replay_grid(&sudokud::board::Grid::from_board(&board), steps)
+}
+
+/// [`replay`] at any size: the grid the steps build from `givens`, as a line
+/// (81 characters at 9x9, comma-separated numbers at other sizes).
+pub fn replay_grid(givens: &sudokud::board::Grid, steps: &[sudokud::pb::Step]) -> String {
+    let mut replay = sudokud::solver::Replay::sized(givens);
+    let side = givens.shape().size();
     for step in steps {
-        let event = sudokud::convert::step_from_pb(step).unwrap_or_else(|e| panic!("{e}"));
+        let event = sudokud::convert::step_from_pb(step, side).unwrap_or_else(|e| panic!("{e}"));
         replay.apply(event).unwrap_or_else(|e| panic!("{e}"));
     }
     replay.to_line()

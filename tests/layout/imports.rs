@@ -241,7 +241,10 @@ fn read_facts(name: &str, code: &str) -> FileFacts {
             if before != Some("::") {
                 let path = path_at(&tokens, at);
                 at += path.len() * 2 - 1;
-                facts.inline.push(path);
+                // `pub(in crate::a)` says who may see an item: not an import.
+                if before != Some("in") {
+                    facts.inline.push(path);
+                }
                 continue;
             }
         }

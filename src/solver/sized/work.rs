@@ -1,0 +1,360 @@
+//! The working grid of the any-size engines: cell values, each empty cell's
+//! candidates as one `u64`, each house's placed digits, the trail of
+//! placements, and the propagation they run at a node (naked and hidden
+//! singles, and for the fast engine box-line reductions). Undo takes the trail
+//! back; candidates come back from the snapshots the branching search keeps.
+
+use crate::board::{Geometry, Grid};
+use crate::solver::{Interrupted, Reason, Recorder, Sink, Status};
+
+/// One placement, kept so it can be undone.
+#[derive(Clone, Copy)]
+pub(in crate::solver) struct Placed {
+    pub(in crate::solver) cell: u16,
+    pub(in crate::solver) digit: u8,
+    pub(in crate::solver) reason: Reason,
+    pub(in crate::solver) depth: u32,
+}
+
+/// A grid of any shape under search.
+#[derive(Clone)]
+pub(in crate::solver) struct Work {
+    pub(in crate::solver) geometry: &'static Geometry,
+    /// N.
+    pub(in crate::solver) size: usize,
+    /// All N digits as bits.
+    pub(in crate::solver) all: u64,
+    pub(in crate::solver) cells: Vec<u8>,
+    /// Candidates of each empty cell (0 for a filled one).
+    pub(in crate::solver) candidates: Vec<u64>,
+    /// Digits placed in each house.
+    pub(in crate::solver) placed: Vec<u64>,
+    pub(in crate::solver) trail: Vec<Placed>,
+    /// Cells left with one candidate, to be placed.
+    queue: Vec<u16>,
+    /// Set when a placement or elimination left a cell or a house without a
+    /// place for some digit.
+    pub(in crate::solver) broken: bool,
+}
+
+/// What propagation does besides singles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::solver) enum Strength {
+    /// Naked and hidden singles only.
+    Singles,
+    /// Singles, and box-line reductions (pointing and claiming) when they stall.
+    BoxLine,
+}
+
+impl Work {
+    pub(in crate::solver) fn new(grid: &Grid) -> Work {
+        let shape = grid.shape();
+        let geometry = shape.geometry();
+        let size = shape.size();
+        let all = shape.all_digits();
+        let mut work = Work {
+            geometry,
+            size,
+            all,
+            cells: grid.cells().to_vec(),
+            candidates: vec![0; shape.cells()],
+            placed: vec![0; 3 * size],
+            trail: Vec::with_capacity(shape.cells()),
+            queue: Vec::new(),
+            broken: false,
+        };
+        for (cell, &digit) in grid.cells().iter().enumerate() {
+            if digit != 0 {
+                for &house in &geometry.houses[cell] {
+                    work.placed[usize::from(house)] |= 1u64 << (digit - 1);
+                }
+            }
+        }
+        for cell in 0..shape.cells() {
+            if work.cells[cell] == 0 {
+                work.candidates[cell] = work.free(cell);
+                work.broken |= work.candidates[cell] == 0;
+            }
+        }
+        work
+    }
+
+    /// Digits none of the cell's houses holds yet.
+    #[inline(always)]
+    pub(in crate::solver) fn free(&self, cell: usize) -> u64 {
+        let [row, col, boxed] = self.geometry.houses[cell];
+        let used = self.placed[usize::from(row)]
+            | self.placed[usize::from(col)]
+            | self.placed[usize::from(boxed)];
+        self.all & !used
+    }
+
+    /// Writes `digit` into `cell` and its houses (no candidates, no event).
+    #[inline(always)]
+    pub(in crate::solver) fn set(&mut self, cell: usize, digit: u8) {
+        self.cells[cell] = digit;
+        for &house in &self.geometry.houses[cell] {
+            self.placed[usize::from(house)] |= 1u64 << (digit - 1);
+        }
+    }
+
+    /// Takes `cell`'s digit out of it and its houses (no candidates, no event).
+    #[inline(always)]
+    pub(in crate::solver) fn clear(&mut self, cell: usize) {
+        let bit = 1u64 << (self.cells[cell] - 1);
+        self.cells[cell] = 0;
+        for &house in &self.geometry.houses[cell] {
+            self.placed[usize::from(house)] &= !bit;
+        }
+    }
+
+    /// Places `digit` in `cell` with an event, on the trail, and takes it out of
+    /// the peers' candidates (queueing the ones left with one).
+    pub(in crate::solver) fn place<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        placed: Placed,
+    ) -> Result<(), Interrupted> {
+        let cell = usize::from(placed.cell);
+        recorder.place(cell, placed.digit, placed.reason, placed.depth)?;
+        self.set(cell, placed.digit);
+        self.candidates[cell] = 0;
+        self.trail.push(placed);
+        let bit = 1u64 << (placed.digit - 1);
+        for &peer in self.geometry.peers_of(cell) {
+            let before = self.candidates[usize::from(peer)];
+            if before & bit != 0 {
+                let after = before ^ bit;
+                self.candidates[usize::from(peer)] = after;
+                if after == 0 {
+                    self.broken = true;
+                } else if after & (after - 1) == 0 {
+                    self.queue.push(peer);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes back the placements beyond the trail's first `keep`, newest first,
+    /// with events (candidates are the caller's to restore).
+    pub(in crate::solver) fn undo_to<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        keep: usize,
+    ) -> Result<(), Interrupted> {
+        while self.trail.len() > keep {
+            let Some(last) = self.trail.pop() else { break };
+            let cell = usize::from(last.cell);
+            recorder.backtrack(cell, last.digit, last.reason, last.depth)?;
+            self.clear(cell);
+        }
+        self.queue.clear();
+        self.broken = false;
+        Ok(())
+    }
+
+    /// Singles (and box-line reductions at [`Strength::BoxLine`]) until nothing
+    /// changes. `Done` with `broken` unset: consistent; with it set: no solution
+    /// below this node.
+    pub(in crate::solver) fn propagate<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        strength: Strength,
+        depth: u32,
+    ) -> Result<Status, Interrupted> {
+        self.queue.clear();
+        for cell in 0..self.cells.len() {
+            let options = self.candidates[cell];
+            if options != 0 && options & (options - 1) == 0 {
+                self.queue.push(cell as u16);
+            }
+        }
+        while !self.broken {
+            self.naked_singles(recorder, depth)?;
+            if self.broken || self.hidden_singles(recorder, depth)? {
+                continue;
+            }
+            if strength == Strength::Singles || !self.box_line() {
+                break;
+            }
+        }
+        Ok(Status::Done)
+    }
+
+    /// Places every queued cell that still has exactly one candidate.
+    fn naked_singles<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        depth: u32,
+    ) -> Result<(), Interrupted> {
+        while let Some(cell) = self.queue.pop() {
+            if self.broken {
+                break;
+            }
+            let options = self.candidates[usize::from(cell)];
+            if options == 0 || options & (options - 1) != 0 {
+                continue;
+            }
+            let digit = options.trailing_zeros() as u8 + 1;
+            let placed = Placed {
+                cell,
+                digit,
+                reason: Reason::NakedSingle,
+                depth,
+            };
+            self.place(recorder, placed)?;
+        }
+        Ok(())
+    }
+
+    /// Places the digits with one place left in some house; true when it placed
+    /// any (or found a house where a digit has no place, setting `broken`).
+    fn hidden_singles<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        depth: u32,
+    ) -> Result<bool, Interrupted> {
+        let geometry = self.geometry;
+        let mut any = false;
+        for house in 0..3 * self.size {
+            let unit = geometry.unit(house);
+            let (mut once, mut twice) = (0u64, 0u64);
+            for &cell in unit {
+                let options = self.candidates[usize::from(cell)];
+                twice |= once & options;
+                once |= options;
+            }
+            if (once | self.placed[house]) != self.all {
+                self.broken = true;
+                return Ok(true);
+            }
+            let mut hidden = once & !twice;
+            while hidden != 0 {
+                let bit = hidden & hidden.wrapping_neg();
+                hidden ^= bit;
+                let Some(&cell) = unit
+                    .iter()
+                    .find(|&&cell| self.candidates[usize::from(cell)] & bit != 0)
+                else {
+                    // An earlier single of this house took the digit's last place.
+                    self.broken = true;
+                    return Ok(true);
+                };
+                let placed = Placed {
+                    cell,
+                    digit: bit.trailing_zeros() as u8 + 1,
+                    reason: Reason::HiddenSingle,
+                    depth,
+                };
+                self.place(recorder, placed)?;
+                any = true;
+                if self.broken {
+                    return Ok(true);
+                }
+            }
+            if any && !self.queue.is_empty() {
+                return Ok(true);
+            }
+        }
+        Ok(any)
+    }
+
+    /// Box-line reductions: a digit confined to one line within a box leaves the
+    /// rest of the line (pointing), and a digit confined to one box within a line
+    /// leaves the rest of the box (claiming). True when it took any candidate out.
+    fn box_line(&mut self) -> bool {
+        let shape = self.geometry.shape;
+        let (rows, cols) = (shape.box_rows(), shape.box_cols());
+        let n = self.size;
+        // Rows: a row crosses `rows` boxes (N / cols), each in a segment of `cols`
+        // cells; a column crosses `cols` boxes, each in a segment of `rows` cells.
+        self.reduce_lines(n, rows, cols, |line, segment, k| {
+            line * n + segment * cols + k
+        }) || self.reduce_lines(n, cols, rows, |line, segment, k| {
+            (segment * rows + k) * n + line
+        })
+    }
+
+    /// Box-line reductions along one direction of lines: `crossings` boxes per
+    /// line, `length` cells of a line in each, `cell(line, segment, k)` the k-th
+    /// cell of a line's segment. A box spans as many lines as a line crosses
+    /// boxes, so lines `band * crossings ..` share their boxes. Stops at the first
+    /// segment that took anything out, so every reduction reads fresh candidates.
+    fn reduce_lines(
+        &mut self,
+        n: usize,
+        crossings: usize,
+        length: usize,
+        cell: impl Fn(usize, usize, usize) -> usize,
+    ) -> bool {
+        let per_band = crossings;
+        let segments: Vec<u64> = (0..n * crossings)
+            .map(|index| {
+                let (line, segment) = (index / crossings, index % crossings);
+                (0..length).fold(0, |union, k| {
+                    union | self.candidates[cell(line, segment, k)]
+                })
+            })
+            .collect();
+        let mut changed = false;
+        for line in 0..n {
+            let band = line / per_band;
+            for segment in 0..crossings {
+                let here = segments[line * crossings + segment];
+                if here == 0 {
+                    continue;
+                }
+                let mut rest_of_line = 0;
+                for other in (0..crossings).filter(|&other| other != segment) {
+                    rest_of_line |= segments[line * crossings + other];
+                }
+                let mut rest_of_box = 0;
+                for other in (band * per_band..(band + 1) * per_band).filter(|&other| other != line)
+                {
+                    rest_of_box |= segments[other * crossings + segment];
+                }
+                // Pointing: in this box, only this line has these digits.
+                let pointing = here & !rest_of_box & rest_of_line;
+                if pointing != 0 {
+                    for other in (0..crossings).filter(|&other| other != segment) {
+                        for k in 0..length {
+                            changed |= self.eliminate(cell(line, other, k), pointing);
+                        }
+                    }
+                }
+                // Claiming: in this line, only this box has these digits.
+                let claiming = here & !rest_of_line & rest_of_box;
+                if claiming != 0 {
+                    for other in
+                        (band * per_band..(band + 1) * per_band).filter(|&other| other != line)
+                    {
+                        for k in 0..length {
+                            changed |= self.eliminate(cell(other, segment, k), claiming);
+                        }
+                    }
+                }
+                if changed {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Takes `digits` out of `cell`'s candidates; true when it took any.
+    fn eliminate(&mut self, cell: usize, digits: u64) -> bool {
+        let before = self.candidates[cell];
+        if before & digits == 0 {
+            return false;
+        }
+        let after = before & !digits;
+        self.candidates[cell] = after;
+        if after == 0 {
+            self.broken = true;
+        } else if after & (after - 1) == 0 {
+            self.queue.push(cell as u16);
+        }
+        true
+    }
+}
