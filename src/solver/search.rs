@@ -82,9 +82,9 @@ impl Engine {
                 grid,
                 sized::Strength::Singles,
             ))),
-            Algorithm::Bitboard | Algorithm::Wide => Engine::Branching(Box::new(
-                sized::Branching::new(grid, sized::Strength::BoxLine),
-            )),
+            Algorithm::Bitboard | Algorithm::Wide => {
+                Engine::Branching(Box::new(sized::Branching::new(grid, sized::Strength::Hall)))
+            }
         }
     }
 }

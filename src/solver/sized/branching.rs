@@ -1,8 +1,10 @@
 //! `Algorithm::Propagation` at sizes other than 9x9 and `Algorithm::Wide` at
 //! every size: propagation at every node (singles; for `Wide` box-line
-//! reductions too), then a guess on the cell with the fewest candidates, digits
-//! in increasing order. Resumable: the stack of guesses is explicit, and each
-//! keeps a snapshot of the candidates to come back to.
+//! reductions and Hall sets too), then a two-way guess: a digit in the cell with
+//! the fewest candidates (or in a house's place when a digit has two places
+//! there), and when that fails, the digit out of the cell. Resumable: the stack
+//! of guesses is explicit, and each keeps a snapshot of the candidates to come
+//! back to.
 
 use super::work::{Placed, Strength, Work};
 use crate::board::Grid;
@@ -19,18 +21,19 @@ pub(in crate::solver) struct Branching {
     next: Next,
 }
 
-/// An open guess: its cell, the digits not tried yet, and the trail before it.
+/// An open guess: the digit placed in the cell, the candidates before it and
+/// the trail before it. When the placement fails, the other branch takes the
+/// digit out of the cell instead.
 #[derive(Clone, Copy)]
 struct Frame {
     cell: u16,
-    untried: u64,
+    digit: u8,
     trail_len: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Next {
     Propagate,
-    Try,
     Backtrack,
 }
 
@@ -57,39 +60,29 @@ impl Branching {
                     self.work.propagate(recorder, self.strength, depth)?;
                     self.next = if self.work.broken {
                         Next::Backtrack
-                    } else if let Some(cell) = self.fewest_candidates() {
+                    } else if let Some((cell, digit)) = self.choose() {
                         self.saved.extend_from_slice(&self.work.candidates);
                         self.frames.push(Frame {
                             cell: cell as u16,
-                            untried: self.work.candidates[cell],
+                            digit,
                             trail_len: self.work.trail.len(),
                         });
-                        Next::Try
+                        let guess = Placed {
+                            cell: cell as u16,
+                            digit,
+                            reason: Reason::Guess,
+                            depth: depth + 1,
+                        };
+                        self.work.place(recorder, guess)?;
+                        Next::Propagate
                     } else if found.record_sized(&self.work.cells) {
                         return Ok(Status::Done);
                     } else {
                         Next::Backtrack
                     };
                 }
-                Next::Try => {
-                    let depth = self.frames.len() as u32;
-                    let Some(frame) = self.frames.last_mut() else {
-                        self.next = Next::Backtrack;
-                        continue;
-                    };
-                    let bit = frame.untried & frame.untried.wrapping_neg();
-                    frame.untried ^= bit;
-                    let guess = Placed {
-                        cell: frame.cell,
-                        digit: bit.trailing_zeros() as u8 + 1,
-                        reason: Reason::Guess,
-                        depth,
-                    };
-                    self.work.place(recorder, guess)?;
-                    self.next = Next::Propagate;
-                }
                 Next::Backtrack => {
-                    let Some(&frame) = self.frames.last() else {
+                    let Some(frame) = self.frames.pop() else {
                         // Exhausted: take everything back, so a replay ends at the givens.
                         self.work.undo_to(recorder, 0)?;
                         return Ok(Status::Done);
@@ -98,12 +91,15 @@ impl Branching {
                     let cells = self.work.candidates.len();
                     let start = self.saved.len() - cells;
                     self.work.candidates.copy_from_slice(&self.saved[start..]);
-                    if frame.untried == 0 {
-                        self.frames.pop();
-                        self.saved.truncate(start);
+                    self.saved.truncate(start);
+                    // The other branch: the digit is not in the cell.
+                    self.work
+                        .eliminate(usize::from(frame.cell), 1u64 << (frame.digit - 1));
+                    self.next = if self.work.broken {
+                        Next::Backtrack
                     } else {
-                        self.next = Next::Try;
-                    }
+                        Next::Propagate
+                    };
                 }
             }
             if recorder.pausing() {
@@ -112,12 +108,14 @@ impl Branching {
         }
     }
 
-    /// The empty cell with the fewest candidates (the first of them), or `None`
-    /// when the grid is full.
-    fn fewest_candidates(&self) -> Option<usize> {
+    /// The guess to make: the first empty cell with the fewest candidates and
+    /// its lowest digit, or, when some house has a digit with fewer places than
+    /// that, the digit in its first place. `None` when the grid is full.
+    fn choose(&self) -> Option<(usize, u8)> {
+        let work = &self.work;
         let mut best = None;
         let mut fewest = u32::MAX;
-        for (cell, &options) in self.work.candidates.iter().enumerate() {
+        for (cell, &options) in work.candidates.iter().enumerate() {
             if options == 0 {
                 continue;
             }
@@ -129,6 +127,31 @@ impl Branching {
                 }
             }
         }
-        best
+        let cell = best?;
+        let digit = work.candidates[cell].trailing_zeros() as u8 + 1;
+        if fewest <= 2 {
+            return Some((cell, digit));
+        }
+        // A digit with two places in some house splits the search as well as a
+        // cell with two candidates does.
+        for house in 0..3 * work.size {
+            let unit = work.geometry.unit(house);
+            let (mut once, mut twice, mut more) = (0u64, 0u64, 0u64);
+            for &cell in unit {
+                let options = work.candidates[usize::from(cell)];
+                more |= twice & options;
+                twice |= once & options;
+                once |= options;
+            }
+            let pairs = twice & !more;
+            if pairs != 0 {
+                let bit = pairs & pairs.wrapping_neg();
+                let place = unit
+                    .iter()
+                    .find(|&&cell| work.candidates[usize::from(cell)] & bit != 0)?;
+                return Some((usize::from(*place), bit.trailing_zeros() as u8 + 1));
+            }
+        }
+        Some((cell, digit))
     }
 }

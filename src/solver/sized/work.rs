@@ -4,6 +4,7 @@
 //! singles, and for the fast engine box-line reductions). Undo takes the trail
 //! back; candidates come back from the snapshots the branching search keeps.
 
+use super::hall::{Filtered, House};
 use crate::board::{Geometry, Grid};
 use crate::solver::{Interrupted, Reason, Recorder, Sink, Status};
 
@@ -44,6 +45,9 @@ pub(in crate::solver) enum Strength {
     Singles,
     /// Singles, and box-line reductions (pointing and claiming) when they stall.
     BoxLine,
+    /// All that, and every house's Hall sets (naked and hidden subsets of any
+    /// size) when box-line reductions stall too.
+    Hall,
 }
 
 impl Work {
@@ -175,7 +179,10 @@ impl Work {
             if self.broken || self.hidden_singles(recorder, depth)? {
                 continue;
             }
-            if strength == Strength::Singles || !self.box_line() {
+            if strength == Strength::Singles {
+                break;
+            }
+            if !self.box_line() && (strength == Strength::BoxLine || !self.hall_sets()) {
                 break;
             }
         }
@@ -342,8 +349,48 @@ impl Work {
         false
     }
 
+    /// Takes out of every house the candidates no assignment of its missing
+    /// digits to its empty cells allows; true when it took any (or found a
+    /// house that cannot be filled, setting `broken`).
+    fn hall_sets(&mut self) -> bool {
+        let geometry = self.geometry;
+        let mut changed = false;
+        let mut empty = Vec::with_capacity(self.size);
+        let mut options = Vec::with_capacity(self.size);
+        for house in 0..3 * self.size {
+            empty.clear();
+            options.clear();
+            for &cell in geometry.unit(house) {
+                let here = self.candidates[usize::from(cell)];
+                if here != 0 {
+                    empty.push(usize::from(cell));
+                    options.push(here);
+                }
+            }
+            match (House {
+                candidates: &options,
+            })
+            .filter()
+            {
+                Filtered::Broken => {
+                    self.broken = true;
+                    return true;
+                }
+                Filtered::Kept(kept) => {
+                    for (&cell, (&before, &after)) in empty.iter().zip(options.iter().zip(&kept)) {
+                        changed |= self.eliminate(cell, before & !after);
+                    }
+                }
+            }
+            if self.broken {
+                return true;
+            }
+        }
+        changed
+    }
+
     /// Takes `digits` out of `cell`'s candidates; true when it took any.
-    fn eliminate(&mut self, cell: usize, digits: u64) -> bool {
+    pub(super) fn eliminate(&mut self, cell: usize, digits: u64) -> bool {
         let before = self.candidates[cell];
         if before & digits == 0 {
             return false;
