@@ -113,16 +113,18 @@ impl Branching {
     /// that, the digit in its first place. `None` when the grid is full.
     fn choose(&self) -> Option<(usize, u8)> {
         let work = &self.work;
+        // Fewest candidates per weight (count / weight, compared crosswise).
         let mut best = None;
-        let mut fewest = u32::MAX;
+        let (mut fewest, mut heaviest) = (u64::from(u64::BITS) + 1, 1u64);
         for (cell, &options) in work.candidates.iter().enumerate() {
             if options == 0 {
                 continue;
             }
-            let count = options.count_ones();
-            if count < fewest {
-                (best, fewest) = (Some(cell), count);
-                if count <= 2 {
+            let count = u64::from(options.count_ones());
+            let weight = u64::from(work.weight[cell]);
+            if count * heaviest < fewest * weight {
+                (best, fewest, heaviest) = (Some(cell), count, weight);
+                if count == 1 {
                     break;
                 }
             }

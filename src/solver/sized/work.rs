@@ -36,6 +36,10 @@ pub(in crate::solver) struct Work {
     /// Set when a placement or elimination left a cell or a house without a
     /// place for some digit.
     pub(in crate::solver) broken: bool,
+    /// How often each cell took part in a dead end (its candidates ran out, or
+    /// a house of it could not be filled), from 1: guesses go where the
+    /// search keeps failing.
+    pub(in crate::solver) weight: Vec<u32>,
 }
 
 /// What propagation does besides singles.
@@ -66,6 +70,7 @@ impl Work {
             trail: Vec::with_capacity(shape.cells()),
             queue: Vec::new(),
             broken: false,
+            weight: vec![1; shape.cells()],
         };
         for (cell, &digit) in grid.cells().iter().enumerate() {
             if digit != 0 {
@@ -132,6 +137,7 @@ impl Work {
                 self.candidates[usize::from(peer)] = after;
                 if after == 0 {
                     self.broken = true;
+                    self.weight[usize::from(peer)] += 1;
                 } else if after & (after - 1) == 0 {
                     self.queue.push(peer);
                 }
@@ -233,7 +239,7 @@ impl Work {
                 once |= options;
             }
             if (once | self.placed[house]) != self.all {
-                self.broken = true;
+                self.fail_house(house);
                 return Ok(true);
             }
             let mut hidden = once & !twice;
@@ -245,7 +251,7 @@ impl Work {
                     .find(|&&cell| self.candidates[usize::from(cell)] & bit != 0)
                 else {
                     // An earlier single of this house took the digit's last place.
-                    self.broken = true;
+                    self.fail_house(house);
                     return Ok(true);
                 };
                 let placed = Placed {
@@ -373,7 +379,7 @@ impl Work {
             .filter()
             {
                 Filtered::Broken => {
-                    self.broken = true;
+                    self.fail_house(house);
                     return true;
                 }
                 Filtered::Kept(kept) => {
@@ -387,6 +393,15 @@ impl Work {
             }
         }
         changed
+    }
+
+    /// Marks the search broken at `house`, which cannot be filled, and weighs
+    /// its cells.
+    fn fail_house(&mut self, house: usize) {
+        self.broken = true;
+        for &cell in self.geometry.unit(house) {
+            self.weight[usize::from(cell)] += 1;
+        }
     }
 
     /// Takes `digits` out of `cell`'s candidates; true when it took any.
