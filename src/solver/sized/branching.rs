@@ -108,9 +108,10 @@ impl Branching {
         }
     }
 
-    /// The guess to make: the first empty cell with the fewest candidates and
-    /// its lowest digit, or, when some house has a digit with fewer places than
-    /// that, the digit in its first place. `None` when the grid is full.
+    /// The guess to make: the first empty cell with the fewest candidates per
+    /// dead-end weight and its lowest digit, or, when that cell has more than
+    /// two candidates and some house has a digit with two places, the digit in
+    /// its first place. `None` when the grid is full.
     fn choose(&self) -> Option<(usize, u8)> {
         let work = &self.work;
         // Fewest candidates per weight (count / weight, compared crosswise).
@@ -137,21 +138,12 @@ impl Branching {
         // A digit with two places in some house splits the search as well as a
         // cell with two candidates does.
         for house in 0..3 * work.size {
-            let unit = work.geometry.unit(house);
-            let (mut once, mut twice, mut more) = (0u64, 0u64, 0u64);
-            for &cell in unit {
-                let options = work.candidates[usize::from(cell)];
-                more |= twice & options;
-                twice |= once & options;
-                once |= options;
-            }
+            let [_, twice, more] = work.tally(house);
             let pairs = twice & !more;
             if pairs != 0 {
                 let bit = pairs & pairs.wrapping_neg();
-                let place = unit
-                    .iter()
-                    .find(|&&cell| work.candidates[usize::from(cell)] & bit != 0)?;
-                return Some((usize::from(*place), bit.trailing_zeros() as u8 + 1));
+                let place = work.place_of(house, bit)?;
+                return Some((usize::from(place), bit.trailing_zeros() as u8 + 1));
             }
         }
         Some((cell, digit))

@@ -12,23 +12,17 @@
 /// The house's empty cells' candidates, at most 64 of them, all drawn from the
 /// house's missing digits.
 pub(super) struct House<'a> {
-    pub(super) candidates: &'a [u64],
-}
-
-/// What the filtering found.
-pub(super) enum Filtered {
-    /// No perfect matching: some set of cells has fewer digits than cells.
-    Broken,
-    /// The candidates each cell keeps (same order as the input).
-    Kept(Vec<u64>),
+    pub(super) candidates: &'a mut [u64],
 }
 
 impl House<'_> {
-    /// The candidates every perfect matching allows.
-    pub(super) fn filter(&self) -> Filtered {
+    /// Keeps in each cell only the candidates some perfect matching allows;
+    /// false when there is no perfect matching (some set of cells has fewer
+    /// digits than cells).
+    pub(super) fn filter(&mut self) -> bool {
         let cells = self.candidates.len();
         let Some(matched) = self.matching() else {
-            return Filtered::Broken;
+            return false;
         };
         // The cell each digit is matched to.
         let mut owner = [0u8; 64];
@@ -54,21 +48,19 @@ impl House<'_> {
                 }
             }
         }
-        let kept = (0..cells)
-            .map(|cell| {
-                let mut allowed = 1u64 << matched[cell];
-                let mut cycle = reach[cell];
-                while cycle != 0 {
-                    let other = cycle.trailing_zeros() as usize;
-                    cycle &= cycle - 1;
-                    if reach[other] & (1u64 << cell) != 0 {
-                        allowed |= 1u64 << matched[other];
-                    }
+        for cell in 0..cells {
+            let mut allowed = 1u64 << matched[cell];
+            let mut cycle = reach[cell];
+            while cycle != 0 {
+                let other = cycle.trailing_zeros() as usize;
+                cycle &= cycle - 1;
+                if reach[other] & (1u64 << cell) != 0 {
+                    allowed |= 1u64 << matched[other];
                 }
-                self.candidates[cell] & allowed
-            })
-            .collect();
-        Filtered::Kept(kept)
+            }
+            self.candidates[cell] &= allowed;
+        }
+        true
     }
 
     /// A perfect matching of cells to digits (each cell's digit as a bit
@@ -131,10 +123,12 @@ mod tests {
     use super::*;
 
     fn kept(candidates: &[u64]) -> Option<Vec<u64>> {
-        match (House { candidates }).filter() {
-            Filtered::Broken => None,
-            Filtered::Kept(kept) => Some(kept),
-        }
+        let mut kept = candidates.to_vec();
+        (House {
+            candidates: &mut kept,
+        })
+        .filter()
+        .then_some(kept)
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! The working grid of the any-size engines: cell values, each empty cell's
 //! candidates as one `u64`, each house's placed digits, the trail of
 //! placements, and the propagation they run at a node (naked and hidden
-//! singles, and for the fast engine box-line reductions). Undo takes the trail
+//! singles, and for the fast engine box-line reductions and Hall sets). Undo takes the trail
 //! back; candidates come back from the snapshots the branching search keeps.
 
-use super::hall::{Filtered, House};
+use super::hall::House;
 use crate::board::{Geometry, Grid};
 use crate::solver::{Interrupted, Reason, Recorder, Sink, Status};
 
@@ -228,16 +228,9 @@ impl Work {
         recorder: &mut Recorder<'_, '_, S>,
         depth: u32,
     ) -> Result<bool, Interrupted> {
-        let geometry = self.geometry;
         let mut any = false;
         for house in 0..3 * self.size {
-            let unit = geometry.unit(house);
-            let (mut once, mut twice) = (0u64, 0u64);
-            for &cell in unit {
-                let options = self.candidates[usize::from(cell)];
-                twice |= once & options;
-                once |= options;
-            }
+            let [once, twice, _] = self.tally(house);
             if (once | self.placed[house]) != self.all {
                 self.fail_house(house);
                 return Ok(true);
@@ -246,10 +239,7 @@ impl Work {
             while hidden != 0 {
                 let bit = hidden & hidden.wrapping_neg();
                 hidden ^= bit;
-                let Some(&cell) = unit
-                    .iter()
-                    .find(|&&cell| self.candidates[usize::from(cell)] & bit != 0)
-                else {
+                let Some(cell) = self.place_of(house, bit) else {
                     // An earlier single of this house took the digit's last place.
                     self.fail_house(house);
                     return Ok(true);
@@ -373,26 +363,43 @@ impl Work {
                     options.push(here);
                 }
             }
-            match (House {
-                candidates: &options,
+            if !(House {
+                candidates: &mut options,
             })
             .filter()
             {
-                Filtered::Broken => {
-                    self.fail_house(house);
-                    return true;
-                }
-                Filtered::Kept(kept) => {
-                    for (&cell, (&before, &after)) in empty.iter().zip(options.iter().zip(&kept)) {
-                        changed |= self.eliminate(cell, before & !after);
-                    }
-                }
+                self.fail_house(house);
+                return true;
+            }
+            for (&cell, &kept) in empty.iter().zip(&options) {
+                changed |= self.eliminate(cell, self.candidates[cell] & !kept);
             }
             if self.broken {
                 return true;
             }
         }
         changed
+    }
+
+    /// The digits with at least one, at least two and at least three places
+    /// among `house`'s candidates.
+    pub(super) fn tally(&self, house: usize) -> [u64; 3] {
+        let (mut once, mut twice, mut more) = (0u64, 0u64, 0u64);
+        for &cell in self.geometry.unit(house) {
+            let options = self.candidates[usize::from(cell)];
+            more |= twice & options;
+            twice |= once & options;
+            once |= options;
+        }
+        [once, twice, more]
+    }
+
+    /// The first cell of `house` with `bit` among its candidates.
+    pub(super) fn place_of(&self, house: usize, bit: u64) -> Option<u16> {
+        let unit = self.geometry.unit(house);
+        unit.iter()
+            .copied()
+            .find(|&cell| self.candidates[usize::from(cell)] & bit != 0)
     }
 
     /// Marks the search broken at `house`, which cannot be filled, and weighs
