@@ -19,6 +19,73 @@ pub(in crate::solver) struct Branching {
     /// The candidates as they were when each frame was opened, N x N a frame.
     saved: Vec<u64>,
     next: Next,
+    /// Present while the search may still start over (the wide engine before
+    /// its first solution).
+    restarts: Option<Restarts>,
+}
+
+/// Starting over: after a run of dead ends (the Luby sequence times
+/// [`Restarts::UNIT`]) the search goes back to the propagated givens and
+/// guesses again, steered by the dead-end weights the runs so far left and,
+/// among equally good guesses, by a pseudo-random draw. A search that went
+/// wrong early stops paying for it. Once a solution is found the search runs
+/// to its end without starting over, so counting stays complete.
+#[derive(Clone)]
+struct Restarts {
+    /// Which run this is (0 for the first), the Luby sequence's index.
+    run: u32,
+    /// Dead ends left in this run.
+    left: u64,
+    /// The pseudo-random state (xorshift), fixed at the start so every search
+    /// of a puzzle goes the same way.
+    random: u64,
+}
+
+impl Restarts {
+    /// Dead ends in the shortest run.
+    const UNIT: u64 = 128;
+
+    fn new() -> Restarts {
+        Restarts {
+            run: 0,
+            left: Self::UNIT,
+            random: 0x9E37_79B9_7F4A_7C15,
+        }
+    }
+
+    /// Counts a dead end; true when the run is over (and sets up the next).
+    fn dead_end(&mut self) -> bool {
+        self.left = self.left.saturating_sub(1);
+        if self.left > 0 {
+            return false;
+        }
+        self.run += 1;
+        self.left = Self::UNIT * luby(u64::from(self.run) + 1);
+        true
+    }
+
+    /// The next pseudo-random number.
+    fn draw(&mut self) -> u64 {
+        let mut x = self.random;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.random = x;
+        x
+    }
+}
+
+/// The Luby sequence from 1: 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
+fn luby(index: u64) -> u64 {
+    let mut i = index;
+    loop {
+        // The smallest k with i <= 2^k - 1.
+        let k = u64::BITS - i.leading_zeros();
+        if i == (1u64 << k) - 1 {
+            return 1u64 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
 }
 
 /// An open guess: the digit placed in the cell, the candidates before it and
@@ -29,6 +96,8 @@ struct Frame {
     cell: u16,
     digit: u8,
     trail_len: usize,
+    /// The houses still to be filtered for Hall sets then.
+    dirty: [u64; 3],
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -45,6 +114,7 @@ impl Branching {
             frames: Vec::new(),
             saved: Vec::new(),
             next: Next::Propagate,
+            restarts: (strength == Strength::Hall).then(Restarts::new),
         }
     }
 
@@ -66,6 +136,7 @@ impl Branching {
                             cell: cell as u16,
                             digit,
                             trail_len: self.work.trail.len(),
+                            dirty: self.work.dirty,
                         });
                         let guess = Placed {
                             cell: cell as u16,
@@ -78,10 +149,19 @@ impl Branching {
                     } else if found.record_sized(&self.work.cells) {
                         return Ok(Status::Done);
                     } else {
+                        // Counting on: the rest of this run's tree holds the
+                        // other solutions, if any.
+                        self.restarts = None;
                         Next::Backtrack
                     };
                 }
                 Next::Backtrack => {
+                    if self.frames.len() > 1
+                        && self.restarts.as_mut().is_some_and(Restarts::dead_end)
+                    {
+                        self.restart(recorder)?;
+                        continue;
+                    }
                     let Some(frame) = self.frames.pop() else {
                         // Exhausted: take everything back, so a replay ends at the givens.
                         self.work.undo_to(recorder, 0)?;
@@ -91,6 +171,7 @@ impl Branching {
                     let cells = self.work.candidates.len();
                     let start = self.saved.len() - cells;
                     self.work.candidates.copy_from_slice(&self.saved[start..]);
+                    self.work.dirty = frame.dirty;
                     self.saved.truncate(start);
                     // The other branch: the digit is not in the cell.
                     self.work
@@ -108,36 +189,70 @@ impl Branching {
         }
     }
 
-    /// The guess to make: the first empty cell with the fewest candidates per
+    /// Goes back to the propagated givens (the first frame's state), with
+    /// events, to guess again.
+    fn restart<S: Sink>(&mut self, recorder: &mut Recorder<'_, '_, S>) -> Result<(), Interrupted> {
+        let Some(root) = self.frames.first().copied() else {
+            return Ok(());
+        };
+        self.work.undo_to(recorder, root.trail_len)?;
+        let cells = self.work.candidates.len();
+        self.work.candidates.copy_from_slice(&self.saved[..cells]);
+        self.work.dirty = root.dirty;
+        self.saved.clear();
+        self.frames.clear();
+        self.next = Next::Propagate;
+        Ok(())
+    }
+
+    /// The guess to make: the empty cell with the fewest candidates per
     /// dead-end weight and its lowest digit, or, when that cell has more than
     /// two candidates and some house has a digit with two places, the digit in
-    /// its first place. `None` when the grid is full.
-    fn choose(&self) -> Option<(usize, u8)> {
+    /// its first place. After a restart, ties between cells, the digit and the
+    /// house to start looking from are drawn instead of taken first. `None`
+    /// when the grid is full.
+    fn choose(&mut self) -> Option<(usize, u8)> {
         let work = &self.work;
+        let mut random = self.restarts.as_mut().filter(|restarts| restarts.run > 0);
         // Fewest candidates per weight (count / weight, compared crosswise).
         let mut best = None;
-        let (mut fewest, mut heaviest) = (u64::from(u64::BITS) + 1, 1u64);
+        let (mut fewest, mut heaviest, mut ties) = (u64::from(u64::BITS) + 1, 1u64, 0u64);
         for (cell, &options) in work.candidates.iter().enumerate() {
             if options == 0 {
                 continue;
             }
             let count = u64::from(options.count_ones());
             let weight = u64::from(work.weight[cell]);
-            if count * heaviest < fewest * weight {
-                (best, fewest, heaviest) = (Some(cell), count, weight);
+            let (this, that) = (count * heaviest, fewest * weight);
+            if this < that {
+                (best, fewest, heaviest, ties) = (Some(cell), count, weight, 1);
                 if count == 1 {
                     break;
+                }
+            } else if this == that {
+                ties += 1;
+                if random
+                    .as_deref_mut()
+                    .is_some_and(|restarts| restarts.draw() % ties == 0)
+                {
+                    best = Some(cell);
                 }
             }
         }
         let cell = best?;
-        let digit = work.candidates[cell].trailing_zeros() as u8 + 1;
+        let options = work.candidates[cell];
+        let digit = match random.as_deref_mut() {
+            Some(restarts) => nth_digit(options, restarts.draw()),
+            None => options.trailing_zeros() as u8 + 1,
+        };
         if fewest <= 2 {
             return Some((cell, digit));
         }
         // A digit with two places in some house splits the search as well as a
         // cell with two candidates does.
-        for house in 0..3 * work.size {
+        let houses = 3 * work.size;
+        let start = random.map_or(0, |restarts| restarts.draw() as usize % houses);
+        for house in (start..houses).chain(0..start) {
             let [_, twice, more] = work.tally(house);
             let pairs = twice & !more;
             if pairs != 0 {
@@ -147,5 +262,32 @@ impl Branching {
             }
         }
         Some((cell, digit))
+    }
+}
+
+/// One of the digits in `options` (not empty), picked by `draw`.
+fn nth_digit(options: u64, draw: u64) -> u8 {
+    let mut rest = options;
+    for _ in 0..draw % u64::from(options.count_ones()) {
+        rest &= rest - 1;
+    }
+    rest.trailing_zeros() as u8 + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{luby, nth_digit};
+
+    #[test]
+    fn luby_runs_double_after_each_repeat() {
+        let runs: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(runs, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn nth_digit_picks_only_offered_digits_and_each_of_them() {
+        let options = 0b1010_0110u64;
+        let picked: Vec<u8> = (0..8).map(|draw| nth_digit(options, draw)).collect();
+        assert_eq!(picked, [2, 3, 6, 8, 2, 3, 6, 8]);
     }
 }

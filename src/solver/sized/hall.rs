@@ -21,14 +21,10 @@ impl House<'_> {
     /// digits than cells).
     pub(super) fn filter(&mut self) -> bool {
         let cells = self.candidates.len();
-        let Some(matched) = self.matching() else {
+        let Some(matching) = self.matching() else {
             return false;
         };
-        // The cell each digit is matched to.
-        let mut owner = [0u8; 64];
-        for (cell, &digit) in matched.iter().enumerate() {
-            owner[usize::from(digit)] = cell as u8;
-        }
+        let (matched, owner) = (&matching.digit_of, &matching.cell_of);
         // reach[i]: the cells i can hand its digit on to, directly at first.
         let mut reach = [0u64; 64];
         for (cell, &options) in self.candidates.iter().enumerate() {
@@ -36,7 +32,8 @@ impl House<'_> {
             while others != 0 {
                 let digit = others.trailing_zeros() as usize;
                 others &= others - 1;
-                reach[cell] |= 1u64 << owner[digit];
+                // Every candidate is a missing digit, so matched to some cell.
+                reach[cell] |= 1u64.checked_shl(u32::from(owner[digit])).unwrap_or(0);
             }
         }
         // Transitive closure (Warshall, one bit-set row a cell).
@@ -66,55 +63,61 @@ impl House<'_> {
     /// A perfect matching of cells to digits (each cell's digit as a bit
     /// index), or `None` when there is none. Augmenting paths from each cell in
     /// turn (Kuhn's algorithm).
-    fn matching(&self) -> Option<Vec<u8>> {
-        const FREE: u8 = u8::MAX;
-        let mut cell_of = [FREE; 64];
-        let mut digit_of = vec![FREE; self.candidates.len()];
+    fn matching(&self) -> Option<Matching> {
+        let mut state = Matching {
+            cell_of: [u8::MAX; 64],
+            digit_of: [u8::MAX; 64],
+            free: u64::MAX,
+        };
         for start in 0..self.candidates.len() {
             let mut seen = 0u64;
-            if !self.augment(start, &mut seen, &mut cell_of, &mut digit_of) {
+            if !self.augment(start, &mut seen, &mut state) {
                 return None;
             }
         }
-        Some(digit_of)
+        Some(state)
     }
 
     /// Finds a digit for `cell`, moving other cells to other digits along the
     /// way when it must; `seen` holds the digits this search has visited.
-    fn augment(
-        &self,
-        cell: usize,
-        seen: &mut u64,
-        cell_of: &mut [u8; 64],
-        digit_of: &mut [u8],
-    ) -> bool {
-        let mut options = self.candidates[cell] & !*seen;
-        // Free digits first: most cells find one without moving anybody.
-        let mut free = options;
-        while free != 0 {
-            let digit = free.trailing_zeros() as usize;
-            free &= free - 1;
-            if cell_of[digit] == u8::MAX {
-                cell_of[digit] = cell as u8;
-                digit_of[cell] = digit as u8;
-                return true;
-            }
+    fn augment(&self, cell: usize, seen: &mut u64, state: &mut Matching) -> bool {
+        let options = self.candidates[cell] & !*seen;
+        // A free digit first: most cells find one without moving anybody.
+        let free = options & state.free;
+        if free != 0 {
+            state.take(cell, free.trailing_zeros() as usize);
+            return true;
         }
-        while options != 0 {
-            let digit = options.trailing_zeros() as usize;
-            options &= options - 1;
-            if *seen & (1u64 << digit) != 0 {
-                continue;
-            }
-            *seen |= 1u64 << digit;
-            let holder = usize::from(cell_of[digit]);
-            if self.augment(holder, seen, cell_of, digit_of) {
-                cell_of[digit] = cell as u8;
-                digit_of[cell] = digit as u8;
+        *seen |= options;
+        let mut rest = options;
+        while rest != 0 {
+            let digit = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let holder = usize::from(state.cell_of[digit]);
+            if self.augment(holder, seen, state) {
+                state.take(cell, digit);
                 return true;
             }
         }
         false
+    }
+}
+
+/// A matching under construction.
+struct Matching {
+    /// The cell each digit is matched to (`u8::MAX`: none).
+    cell_of: [u8; 64],
+    /// The digit each cell is matched to.
+    digit_of: [u8; 64],
+    /// The digits matched to no cell.
+    free: u64,
+}
+
+impl Matching {
+    fn take(&mut self, cell: usize, digit: usize) {
+        self.cell_of[digit] = cell as u8;
+        self.digit_of[cell] = digit as u8;
+        self.free &= !(1u64 << digit);
     }
 }
 

@@ -40,6 +40,9 @@ pub(in crate::solver) struct Work {
     /// a house of it could not be filled), from 1: guesses go where the
     /// search keeps failing.
     pub(in crate::solver) weight: Vec<u32>,
+    /// Houses whose candidates changed since their Hall sets were last taken
+    /// out, one bit a house (at most 3 x 64 houses).
+    pub(super) dirty: [u64; 3],
 }
 
 /// What propagation does besides singles.
@@ -71,6 +74,7 @@ impl Work {
             queue: Vec::new(),
             broken: false,
             weight: vec![1; shape.cells()],
+            dirty: [u64::MAX; 3],
         };
         for (cell, &digit) in grid.cells().iter().enumerate() {
             if digit != 0 {
@@ -128,6 +132,7 @@ impl Work {
         recorder.place(cell, placed.digit, placed.reason, placed.depth)?;
         self.set(cell, placed.digit);
         self.candidates[cell] = 0;
+        self.touch(cell);
         self.trail.push(placed);
         let bit = 1u64 << (placed.digit - 1);
         for &peer in self.geometry.peers_of(cell) {
@@ -135,6 +140,7 @@ impl Work {
             if before & bit != 0 {
                 let after = before ^ bit;
                 self.candidates[usize::from(peer)] = after;
+                self.touch(usize::from(peer));
                 if after == 0 {
                     self.broken = true;
                     self.weight[usize::from(peer)] += 1;
@@ -354,6 +360,10 @@ impl Work {
         let mut empty = Vec::with_capacity(self.size);
         let mut options = Vec::with_capacity(self.size);
         for house in 0..3 * self.size {
+            let (word, bit) = (house / 64, 1u64 << (house % 64));
+            if self.dirty[word] & bit == 0 {
+                continue;
+            }
             empty.clear();
             options.clear();
             for &cell in geometry.unit(house) {
@@ -374,6 +384,8 @@ impl Work {
             for (&cell, &kept) in empty.iter().zip(&options) {
                 changed |= self.eliminate(cell, self.candidates[cell] & !kept);
             }
+            // The filter leaves nothing more for a second pass over this house.
+            self.dirty[word] &= !bit;
             if self.broken {
                 return true;
             }
@@ -411,6 +423,14 @@ impl Work {
         }
     }
 
+    /// Marks `cell`'s houses as changed.
+    #[inline(always)]
+    fn touch(&mut self, cell: usize) {
+        for &house in &self.geometry.houses[cell] {
+            self.dirty[usize::from(house) / 64] |= 1u64 << (house % 64);
+        }
+    }
+
     /// Takes `digits` out of `cell`'s candidates; true when it took any.
     pub(super) fn eliminate(&mut self, cell: usize, digits: u64) -> bool {
         let before = self.candidates[cell];
@@ -419,6 +439,7 @@ impl Work {
         }
         let after = before & !digits;
         self.candidates[cell] = after;
+        self.touch(cell);
         if after == 0 {
             self.broken = true;
         } else if after & (after - 1) == 0 {
