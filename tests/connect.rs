@@ -603,3 +603,97 @@ async fn mistyped_paths_missing_puzzles_and_enum_names_are_answered_with_what_is
     let (response, json) = post_json(server.address, "/v1/solve", &full, &[]).await;
     assert_eq!(response.status, 200, "{json}");
 }
+
+/// Whether `answer` (comma-separated numbers) keeps the givens of `puzzle`
+/// (the same form, 0 empty) and holds 1..=n once in every row, column and
+/// box of `box_rows` x `box_cols`.
+fn fills_by_the_rules(puzzle: &str, answer: &str, box_rows: usize, box_cols: usize) -> bool {
+    let n = box_rows * box_cols;
+    let read = |text: &str| -> Vec<usize> { text.split(',').map(|t| t.parse().unwrap()).collect() };
+    let (givens, cells) = (read(puzzle), read(answer));
+    if cells.len() != n * n || givens.iter().zip(&cells).any(|(&g, &c)| g != 0 && g != c) {
+        return false;
+    }
+    let house_of = |cell: usize| {
+        let (row, col) = (cell / n, cell % n);
+        [
+            row,
+            n + col,
+            2 * n + (row / box_rows) * box_rows + col / box_cols,
+        ]
+    };
+    let mut seen = vec![0u64; 3 * n];
+    for (cell, &digit) in cells.iter().enumerate() {
+        if !(1..=n).contains(&digit) {
+            return false;
+        }
+        for house in house_of(cell) {
+            seen[house] |= 1 << (digit - 1);
+        }
+    }
+    seen.iter().all(|&mask| mask == (1u64 << n) - 1)
+}
+
+#[tokio::test]
+async fn json_takes_rules_in_post_and_get_and_names_bad_shapes() {
+    let server = start().await;
+    let address = server.address;
+    // A public 16x16 puzzle in the numbers form, counted to two over POST.
+    let puzzle = common::puzzles("gecode_janko_16x16.txt")[0].clone();
+    let body = format!(
+        r#"{{"puzzle": "{puzzle}", "checkUnique": true, "rules": {{"boxRows": 4, "boxCols": 4}}}}"#
+    );
+    let (response, json) = post_json(address, "/v1/solve", &body, &[]).await;
+    assert_eq!(response.status, 200, "{json}");
+    assert_eq!(json["outcome"], "OUTCOME_SOLVED", "{json}");
+    assert_eq!(json["solutionCount"], 1, "{json}");
+    assert_eq!(json["algorithm"], "ALGORITHM_WIDE", "{json}");
+    let solution = json["solution"].as_str().unwrap();
+    assert!(fills_by_the_rules(&puzzle, solution, 4, 4), "{solution}");
+
+    // A 6x6 (2x3 boxes) in the symbols form over GET, answered in that form.
+    let six = "1.....\n..4...\n...2..\n.5....\n....6.\n.....3";
+    let message =
+        serde_json::json!({"puzzle": six, "rules": {"box_rows": 2, "box_cols": 3}}).to_string();
+    let encoded: String = message
+        .bytes()
+        .map(|byte| match byte {
+            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' => char::from(byte).to_string(),
+            other => format!("%{other:02X}"),
+        })
+        .collect();
+    let got = http(
+        address,
+        "GET",
+        &format!("/sudoku.v1.SudokuService/Solve?encoding=json&message={encoded}"),
+        &[],
+        b"",
+    )
+    .await;
+    assert_eq!(got.status, 200, "{}", String::from_utf8_lossy(&got.body));
+    let answer: Value = serde_json::from_slice(&got.body).unwrap();
+    let symbols = answer["solution"].as_str().unwrap();
+    assert_eq!(symbols.len(), 36, "{answer}");
+    let as_numbers = |text: &str| -> String {
+        text.chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| c.to_digit(10).unwrap_or(0).to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    assert!(
+        fills_by_the_rules(&as_numbers(six), &as_numbers(symbols), 2, 3),
+        "{symbols}"
+    );
+
+    // A shape outside the limits is a 400 that names them.
+    let body = format!(r#"{{"puzzle": "{puzzle}", "rules": {{"boxRows": 1, "boxCols": 16}}}}"#);
+    let (response, json) = post_json(address, "/v1/solve", &body, &[]).await;
+    assert_eq!(
+        (response.status, json["code"].as_str()),
+        (400, Some("invalid_argument")),
+        "{json}"
+    );
+    let message = json["message"].as_str().unwrap();
+    assert!(message.contains("2") && message.contains("64"), "{message}");
+}

@@ -88,6 +88,54 @@ async fn remote_output_equals_local_output_with_one_server_and_with_three() {
     std::fs::remove_file(path).unwrap();
 }
 
+#[tokio::test]
+async fn remote_output_equals_local_output_at_other_sizes() {
+    let server = common::server::start().await;
+    let address = server.address.to_string();
+    // 16x16 puzzles in the numbers form, with a line of the wrong length and
+    // one with a number past 16 among them.
+    let path =
+        std::env::temp_dir().join(format!("sudokud-remote-{}-sixteen.txt", std::process::id()));
+    let mut file = std::fs::File::create(&path).unwrap();
+    for (index, puzzle) in common::puzzles("gecode_janko_16x16.txt")
+        .iter()
+        .chain(&common::puzzles("lloyd_amos_16x16.txt")[..40])
+        .enumerate()
+    {
+        writeln!(file, "{puzzle}").unwrap();
+        if index == 3 {
+            writeln!(file, "{}", &puzzle[..puzzle.len() / 2]).unwrap();
+            writeln!(file, "17{}", &puzzle[1..]).unwrap();
+        }
+    }
+    drop(file);
+    let file = path.clone();
+    let (local, remote, counted, counted_remote) = tokio::task::spawn_blocking(move || {
+        let sixteen = ["--box", "4x4"];
+        let remote = ["--box", "4x4", "--remote", &address];
+        (
+            solve(&file, &sixteen).stdout,
+            solve(&file, &remote).stdout,
+            solve(&file, &[&sixteen[..], &["--count"]].concat()).stdout,
+            solve(&file, &[&remote[..], &["--count"]].concat()).stdout,
+        )
+    })
+    .await
+    .unwrap();
+    let lines = String::from_utf8(local.clone()).unwrap();
+    let errors = lines
+        .lines()
+        .filter(|line| line.starts_with("error: "))
+        .count();
+    assert_eq!(errors, 2, "{lines}");
+    assert!(lines.lines().count() > 40, "{lines}");
+    assert_eq!(String::from_utf8(remote).unwrap(), lines);
+    assert_eq!(counted_remote, counted);
+    // The server solved them: the client only read and wrote.
+    assert!(server.tracker.solves_started() > 0);
+    std::fs::remove_file(path).unwrap();
+}
+
 /// `sudokud serve` on a free port, with its metrics on another; the child and
 /// both addresses.
 fn spawn_server() -> (Child, String, String) {

@@ -221,6 +221,39 @@ fn public_sixteen_and_twenty_five_sets_solve_uniquely_with_the_wide_engine() {
     }
 }
 
+/// The project's own sets (examples/sized/): puzzles made and checked unique
+/// by OR-Tools CP-SAT (`benches/cpsat.py make` and `check`), each line's
+/// solution in the file beside it.
+#[test]
+fn own_small_sets_solve_to_their_independently_checked_solutions() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/sized");
+    let sets = [
+        ("6x6", (2, 3)),
+        ("6x6-3x2", (3, 2)),
+        ("8x8", (2, 4)),
+        ("12x12", (3, 4)),
+        ("16x16", (4, 4)),
+    ];
+    for (name, (rows, cols)) in sets {
+        let shape = Shape::new(rows, cols).unwrap();
+        let notation = Notation::new(shape, "").unwrap();
+        let read = |file: String| std::fs::read_to_string(dir.join(file)).unwrap();
+        let (puzzles, solutions) = (read(format!("{name}.txt")), read(format!("{name}.solutions.txt")));
+        assert!(puzzles.lines().count() >= 10, "{name}");
+        assert_eq!(puzzles.lines().count(), solutions.lines().count(), "{name}");
+        for (puzzle, expected) in puzzles.lines().zip(solutions.lines()) {
+            let (grid, _) = notation.read(puzzle).unwrap();
+            let (expected, _) = notation.read(expected).unwrap();
+            for algorithm in [Algorithm::Wide, Algorithm::Propagation] {
+                let (solution, replayed) = solve_replayed(&grid, algorithm);
+                assert_eq!(solution.as_deref(), Some(expected.cells()), "{name}: {puzzle}");
+                assert_eq!(replayed, expected.cells(), "{name}: {puzzle}");
+                assert_eq!(count(&grid, algorithm), 1, "{name}: {puzzle}");
+            }
+        }
+    }
+}
+
 #[test]
 fn an_empty_sixty_four_grid_fills_by_the_rules() {
     let shape = Shape::new(8, 8).unwrap();
