@@ -238,7 +238,10 @@ fn own_small_sets_solve_to_their_independently_checked_solutions() {
         let shape = Shape::new(rows, cols).unwrap();
         let notation = Notation::new(shape, "").unwrap();
         let read = |file: String| std::fs::read_to_string(dir.join(file)).unwrap();
-        let (puzzles, solutions) = (read(format!("{name}.txt")), read(format!("{name}.solutions.txt")));
+        let (puzzles, solutions) = (
+            read(format!("{name}.txt")),
+            read(format!("{name}.solutions.txt")),
+        );
         assert!(puzzles.lines().count() >= 10, "{name}");
         assert_eq!(puzzles.lines().count(), solutions.lines().count(), "{name}");
         for (puzzle, expected) in puzzles.lines().zip(solutions.lines()) {
@@ -246,12 +249,37 @@ fn own_small_sets_solve_to_their_independently_checked_solutions() {
             let (expected, _) = notation.read(expected).unwrap();
             for algorithm in [Algorithm::Wide, Algorithm::Propagation] {
                 let (solution, replayed) = solve_replayed(&grid, algorithm);
-                assert_eq!(solution.as_deref(), Some(expected.cells()), "{name}: {puzzle}");
+                assert_eq!(
+                    solution.as_deref(),
+                    Some(expected.cells()),
+                    "{name}: {puzzle}"
+                );
                 assert_eq!(replayed, expected.cells(), "{name}: {puzzle}");
                 assert_eq!(count(&grid, algorithm), 1, "{name}: {puzzle}");
             }
         }
     }
+}
+
+/// A minimal 25x25 of Frisch's: far past what propagation and a few hundred
+/// guesses settle, so the wide engine hands it to its learning search. The
+/// events still replay to the answer, and counting proves it unique.
+#[test]
+fn a_hard_twenty_five_is_solved_and_counted_after_the_hand_over() {
+    let shape = Shape::new(5, 5).unwrap();
+    let grid = public_set("gecode_frisch_25x25.txt", shape, 3).remove(2);
+    let (solution, replayed) = solve_replayed(&grid, Algorithm::Wide);
+    let solution = solution.expect("solved");
+    assert!(obeys_rules(shape, grid.cells(), &solution));
+    assert_eq!(replayed, solution);
+    let mut search = Search::sized(&grid, Algorithm::Wide, Mode::CountTwo).unwrap();
+    let report = search
+        .finish(&Control::UNTIMED, &mut sudokud::solver::NoEvents)
+        .unwrap();
+    assert_eq!(report.solution_count, 1);
+    assert_eq!(report.cells(), Some(&solution[..]));
+    // More guesses than the first search is allowed dead ends: the second ran.
+    assert!(report.stats.guesses > 200, "{:?}", report.stats);
 }
 
 #[test]

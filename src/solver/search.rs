@@ -53,8 +53,10 @@ enum Engine {
     Bitboard(bitboard::Bitboard),
     /// Backtracking or singles at any size.
     Classic(Box<sized::Classic>),
-    /// Propagation at any size, or the wide engine.
+    /// Propagation at any size.
     Branching(Box<sized::Branching>),
+    /// The wide engine: propagation with Hall sets, then learning from dead ends.
+    Wide(Box<sized::Wide>),
 }
 
 impl Engine {
@@ -82,9 +84,7 @@ impl Engine {
                 grid,
                 sized::Strength::Singles,
             ))),
-            Algorithm::Bitboard | Algorithm::Wide => {
-                Engine::Branching(Box::new(sized::Branching::new(grid, sized::Strength::Hall)))
-            }
+            Algorithm::Bitboard | Algorithm::Wide => Engine::Wide(Box::new(sized::Wide::new(grid))),
         }
     }
 }
@@ -222,6 +222,7 @@ impl Search {
             Engine::Bitboard(search) => search.run(&mut recorder, &mut self.found),
             Engine::Classic(search) => search.run(&mut recorder, &mut self.found),
             Engine::Branching(search) => search.run(&mut recorder, &mut self.found),
+            Engine::Wide(search) => search.run(&mut recorder, &mut self.found),
         };
         self.stats = recorder.stats;
         if let Some(started) = started {

@@ -22,6 +22,11 @@ pub(in crate::solver) struct Branching {
     /// Present while the search may still start over (the wide engine before
     /// its first solution).
     restarts: Option<Restarts>,
+    /// Dead ends left before the search gives up (the wide engine hands a
+    /// puzzle that takes more to its learning search).
+    budget: u64,
+    /// Set when the budget ran out: every placement is taken back.
+    pub(super) gave_up: bool,
 }
 
 /// Starting over: after a run of dead ends (the Luby sequence times
@@ -76,7 +81,7 @@ impl Restarts {
 }
 
 /// The Luby sequence from 1: 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
-fn luby(index: u64) -> u64 {
+pub(super) fn luby(index: u64) -> u64 {
     let mut i = index;
     loop {
         // The smallest k with i <= 2^k - 1.
@@ -115,7 +120,15 @@ impl Branching {
             saved: Vec::new(),
             next: Next::Propagate,
             restarts: (strength == Strength::Hall).then(Restarts::new),
+            budget: u64::MAX,
+            gave_up: false,
         }
+    }
+
+    /// The same search, giving up after `dead_ends` dead ends.
+    pub(super) fn with_budget(mut self, dead_ends: u64) -> Branching {
+        self.budget = dead_ends;
+        self
     }
 
     pub(in crate::solver) fn run<S: Sink>(
@@ -156,6 +169,12 @@ impl Branching {
                     };
                 }
                 Next::Backtrack => {
+                    self.budget = self.budget.saturating_sub(1);
+                    if self.budget == 0 {
+                        self.gave_up = true;
+                        self.work.undo_to(recorder, 0)?;
+                        return Ok(Status::Done);
+                    }
                     if self.frames.len() > 1
                         && self.restarts.as_mut().is_some_and(Restarts::dead_end)
                     {

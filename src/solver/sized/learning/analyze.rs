@@ -1,0 +1,206 @@
+//! Learning from a dead end: the first-UIP clause, its jump level, keeping
+//! it, and forgetting the least useful clauses.
+
+use super::clauses::{Clause, Conflict, Lit, Watch, Why, positive, var};
+use super::{DECAY, Learning};
+
+impl Learning {
+    /// The literals of a conflict's clause (all false).
+    pub(super) fn conflict_lits(&self, conflict: Conflict, out: &mut Vec<Lit>) {
+        out.clear();
+        match conflict {
+            Conflict::Pair(a, b) => {
+                out.push(positive(a as usize) | 1);
+                out.push(positive(b as usize) | 1);
+            }
+            Conflict::Group(g) => {
+                out.extend((0..self.n).map(|i| positive(self.member(g as usize, i))));
+            }
+            Conflict::Clause(c) => out.extend_from_slice(&self.clauses[c as usize].lits),
+        }
+    }
+
+    /// The other literals (false) of the clause that forced `v`.
+    pub(super) fn reason_lits(&self, v: usize, out: &mut Vec<Lit>) {
+        out.clear();
+        match self.why[v] {
+            Why::Group(g) => out.extend(
+                (0..self.n)
+                    .map(|i| self.member(g as usize, i))
+                    .filter(|&m| m != v)
+                    .map(positive),
+            ),
+            Why::Pair(other) => out.push(positive(other as usize) | 1),
+            Why::Clause(c) => out.extend_from_slice(&self.clauses[c as usize].lits[1..]),
+            Why::Given | Why::Decision | Why::Learned => {}
+        }
+    }
+
+    pub(super) fn bump_var(&mut self, v: usize) {
+        self.activity[v] += self.bump;
+        if self.activity[v] > 1e100 {
+            for a in &mut self.activity {
+                *a *= 1e-100;
+            }
+            self.bump *= 1e-100;
+        }
+        self.heap.raise(v, &self.activity);
+    }
+
+    /// The first-UIP clause of a conflict (in `self.learnt`, its asserting
+    /// literal first) and the level to jump back to.
+    pub(super) fn analyze(&mut self, conflict: Conflict) -> usize {
+        let current = self.depth();
+        let mut learnt = std::mem::take(&mut self.learnt);
+        learnt.clear();
+        learnt.push(0);
+        let mut lits = Vec::with_capacity(self.n);
+        self.conflict_lits(conflict, &mut lits);
+        let mut pending = 0i32;
+        let mut index = self.trail.len();
+        let mut marked = Vec::new();
+        loop {
+            for &lit in &lits {
+                let v = var(lit);
+                if self.seen[v] || self.level[v] == 0 {
+                    continue;
+                }
+                self.seen[v] = true;
+                marked.push(v);
+                self.bump_var(v);
+                if self.level[v] == current {
+                    pending += 1;
+                } else {
+                    learnt.push(lit);
+                }
+            }
+            // The latest marked literal of this level on the trail.
+            let v = loop {
+                index -= 1;
+                let v = var(self.trail[index]);
+                if self.seen[v] {
+                    break v;
+                }
+            };
+            pending -= 1;
+            if pending == 0 {
+                learnt[0] = self.trail[index] ^ 1;
+                break;
+            }
+            self.reason_lits(v, &mut lits);
+        }
+        self.minimize(&mut learnt, &mut lits);
+        for v in marked {
+            self.seen[v] = false;
+        }
+        let back = self.second_watch(&mut learnt);
+        self.bump /= DECAY;
+        self.learnt = learnt;
+        back
+    }
+
+    /// Drops the literals of `learnt` (past its first) implied by the others:
+    /// those whose reason lies all in the clause or at level 0.
+    fn minimize(&self, learnt: &mut Vec<Lit>, lits: &mut Vec<Lit>) {
+        let mut kept = 1;
+        for i in 1..learnt.len() {
+            let v = var(learnt[i]);
+            let redundant = match self.why[v] {
+                Why::Decision | Why::Given | Why::Learned => false,
+                _ => {
+                    self.reason_lits(v, lits);
+                    lits.iter()
+                        .all(|&l| self.seen[var(l)] || self.level[var(l)] == 0)
+                }
+            };
+            if !redundant {
+                learnt[kept] = learnt[i];
+                kept += 1;
+            }
+        }
+        learnt.truncate(kept);
+    }
+
+    /// Puts the literal of the highest level after the first second (it is
+    /// watched with the first) and returns its level: where to jump back to.
+    fn second_watch(&self, learnt: &mut [Lit]) -> usize {
+        if learnt.len() < 2 {
+            return 0;
+        }
+        let mut best = 1;
+        for i in 2..learnt.len() {
+            if self.level[var(learnt[i])] > self.level[var(learnt[best])] {
+                best = i;
+            }
+        }
+        learnt.swap(1, best);
+        self.level[var(learnt[1])] as usize
+    }
+
+    /// Keeps `self.learnt` as a clause (two or more literals) and returns it;
+    /// `lbd` 0 keeps it for good.
+    pub(super) fn learn(&mut self, keep: bool) -> u32 {
+        let lbd = if keep {
+            0
+        } else {
+            let mut levels: Vec<u32> = self.learnt.iter().map(|&l| self.level[var(l)]).collect();
+            levels.sort_unstable();
+            levels.dedup();
+            levels.len() as u32
+        };
+        let clause = Clause {
+            lits: self.learnt.clone(),
+            lbd,
+            deleted: false,
+        };
+        let index = match self.free_clauses.pop() {
+            Some(index) => {
+                self.clauses[index as usize] = clause;
+                index
+            }
+            None => {
+                self.clauses.push(clause);
+                (self.clauses.len() - 1) as u32
+            }
+        };
+        let (a, b) = (self.learnt[0], self.learnt[1]);
+        self.watches[a as usize].push(Watch {
+            clause: index,
+            blocker: b,
+        });
+        self.watches[b as usize].push(Watch {
+            clause: index,
+            blocker: a,
+        });
+        self.learned_live += 1;
+        index
+    }
+
+    /// Forgets the less useful half of the learned clauses (not those
+    /// forcing a value now, nor those spanning two levels or fewer).
+    pub(super) fn reduce(&mut self) {
+        let locked = |this: &Learning, c: usize| {
+            let first = this.clauses[c].lits[0];
+            this.lit_value(first) == 1 && this.why[var(first)] == Why::Clause(c as u32)
+        };
+        let mut candidates: Vec<(u32, usize)> = (0..self.clauses.len())
+            .filter(|&c| {
+                let clause = &self.clauses[c];
+                !clause.deleted && clause.lbd > 2 && !locked(self, c)
+            })
+            .map(|c| (self.clauses[c].lbd, c))
+            .collect();
+        candidates.sort_unstable_by(|a, b| b.cmp(a));
+        for &(_, c) in &candidates[..candidates.len() / 2] {
+            self.clauses[c].deleted = true;
+            self.clauses[c].lits = Vec::new();
+            self.free_clauses.push(c as u32);
+            self.learned_live -= 1;
+        }
+        // Drop the watches of the forgotten clauses, so none is reused while watched.
+        let clauses = &self.clauses;
+        for list in &mut self.watches {
+            list.retain(|watch| !clauses[watch.clause as usize].deleted);
+        }
+    }
+}
