@@ -11,7 +11,8 @@
 //! rules the cause out is kept and propagated like the rules (two watched
 //! literals), the search jumps back to where the clause bites, and guesses go
 //! to the variables that took part in recent dead ends (activity that decays),
-//! with the polarity each last had. It starts over after a Luby number of dead
+//! always as "the digit is in the cell", which settles a whole cell and its
+//! houses at once (a guess that a digit is not there settles little). It starts over after a Luby number of dead
 //! ends, keeping what it learned, and forgets the half of its clauses that
 //! were least useful (by how many guess levels they span) now and then, so
 //! memory stays bounded.
@@ -64,8 +65,6 @@ pub(in crate::solver) struct Learning {
     activity: Vec<f64>,
     bump: f64,
     heap: Heap,
-    /// The polarity each variable last had.
-    phase: Vec<bool>,
     seen: Vec<bool>,
     learnt: Vec<Lit>,
     conflicts: u64,
@@ -112,7 +111,6 @@ impl Learning {
             activity: vec![0.0; vars],
             bump: 1.0,
             heap: Heap::new(vars),
-            phase: vec![true; vars],
             seen: vec![false; vars],
             learnt: Vec::new(),
             conflicts: 0,
@@ -187,7 +185,6 @@ impl Learning {
                     self.open[g] += 1;
                 }
             }
-            self.phase[v] = lit & 1 == 0;
             self.value[v] = 0;
             self.heap.insert(v, &self.activity);
         }
@@ -210,13 +207,11 @@ impl Learning {
         Ok(())
     }
 
-    /// The next guess: the most active unassigned variable, with its last
-    /// polarity.
+    /// The next guess: the most active unassigned variable, made true.
     fn decide(&mut self) -> Option<Lit> {
         while let Some(v) = self.heap.pop(&self.activity) {
             if self.value[v] == 0 {
-                let lit = positive(v) | Lit::from(!self.phase[v]);
-                return Some(lit);
+                return Some(positive(v));
             }
         }
         None
