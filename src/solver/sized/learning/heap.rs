@@ -37,8 +37,7 @@ impl Heap {
         let last = self.items.pop().expect("not empty");
         self.place[top as usize] = u32::MAX;
         if !self.items.is_empty() {
-            self.items[0] = last;
-            self.place[last as usize] = 0;
+            self.put(0, last);
             self.down(0, activity);
         }
         Some(top as usize)
@@ -52,12 +51,10 @@ impl Heap {
             if activity[p as usize] >= activity[v as usize] {
                 break;
             }
-            self.items[at] = p;
-            self.place[p as usize] = at as u32;
+            self.put(at, p);
             at = parent;
         }
-        self.items[at] = v;
-        self.place[v as usize] = at as u32;
+        self.put(at, v);
     }
 
     fn down(&mut self, mut at: usize, activity: &[f64]) {
@@ -80,10 +77,14 @@ impl Heap {
             if activity[c as usize] <= activity[v as usize] {
                 break;
             }
-            self.items[at] = c;
-            self.place[c as usize] = at as u32;
+            self.put(at, c);
             at = child;
         }
+        self.put(at, v);
+    }
+
+    /// Puts variable `v` at `at` in the heap.
+    fn put(&mut self, at: usize, v: u32) {
         self.items[at] = v;
         self.place[v as usize] = at as u32;
     }
