@@ -1,7 +1,7 @@
 //! Learning from a dead end: the first-UIP clause, its jump level, keeping
 //! it, and forgetting the least useful clauses.
 
-use super::clauses::{Clause, Conflict, Lit, Watch, Why, positive, var};
+use super::clauses::{Conflict, Lit, Watch, Why, positive, var};
 use super::{DECAY, Learning};
 
 impl Learning {
@@ -16,7 +16,7 @@ impl Learning {
             Conflict::Group(g) => {
                 out.extend((0..self.n).map(|i| positive(self.member(g as usize, i))));
             }
-            Conflict::Clause(c) => out.extend_from_slice(&self.clauses[c as usize].lits),
+            Conflict::Clause(c) => out.extend_from_slice(self.clauses.lits(c)),
         }
     }
 
@@ -31,7 +31,7 @@ impl Learning {
                     .map(positive),
             ),
             Why::Pair(other) => out.push(positive(other as usize) | 1),
-            Why::Clause(c) => out.extend_from_slice(&self.clauses[c as usize].lits[1..]),
+            Why::Clause(c) => out.extend_from_slice(&self.clauses.lits(c)[1..]),
             Why::Given | Why::Decision | Why::Learned => {}
         }
     }
@@ -148,59 +148,71 @@ impl Learning {
             levels.dedup();
             levels.len() as u32
         };
-        let clause = Clause {
-            lits: self.learnt.clone(),
-            lbd,
-            deleted: false,
-        };
-        let index = match self.free_clauses.pop() {
-            Some(index) => {
-                self.clauses[index as usize] = clause;
-                index
-            }
-            None => {
-                self.clauses.push(clause);
-                (self.clauses.len() - 1) as u32
-            }
-        };
-        let (a, b) = (self.learnt[0], self.learnt[1]);
+        let index = self.clauses.add(&self.learnt, lbd);
+        self.watch(index);
+        self.learned_live += 1;
+        index
+    }
+
+    /// Watches clause `c`'s first two literals, each with the other as blocker.
+    fn watch(&mut self, c: u32) {
+        let (a, b) = (self.clauses.lits(c)[0], self.clauses.lits(c)[1]);
         self.watches[a as usize].push(Watch {
-            clause: index,
+            clause: c,
             blocker: b,
         });
         self.watches[b as usize].push(Watch {
-            clause: index,
+            clause: c,
             blocker: a,
         });
-        self.learned_live += 1;
-        index
     }
 
     /// Forgets the less useful half of the learned clauses (not those
     /// forcing a value now, nor those spanning two levels or fewer).
     pub(super) fn reduce(&mut self) {
-        let locked = |this: &Learning, c: usize| {
-            let first = this.clauses[c].lits[0];
-            this.lit_value(first) == 1 && this.why[var(first)] == Why::Clause(c as u32)
+        let locked = |this: &Learning, c: u32| {
+            let first = this.clauses.lits(c)[0];
+            this.lit_value(first) == 1 && this.why[var(first)] == Why::Clause(c)
         };
-        let mut candidates: Vec<(u32, usize)> = (0..self.clauses.len())
+        let mut candidates: Vec<(u32, u32)> = self
+            .clauses
+            .all()
             .filter(|&c| {
-                let clause = &self.clauses[c];
-                !clause.deleted && clause.lbd > 2 && !locked(self, c)
+                let lbd = self.clauses.lbd(c);
+                !self.clauses.is_gone(c) && lbd > 2 && !locked(self, c)
             })
-            .map(|c| (self.clauses[c].lbd, c))
+            .map(|c| (self.clauses.lbd(c), c))
             .collect();
         candidates.sort_unstable_by(|a, b| b.cmp(a));
         for &(_, c) in &candidates[..candidates.len() / 2] {
-            self.clauses[c].deleted = true;
-            self.clauses[c].lits = Vec::new();
-            self.free_clauses.push(c as u32);
+            self.clauses.forget(c);
             self.learned_live -= 1;
         }
-        // Drop the watches of the forgotten clauses, so none is reused while watched.
-        let clauses = &self.clauses;
-        for list in &mut self.watches {
-            list.retain(|watch| !clauses[watch.clause as usize].deleted);
+        let Some(moved) = self.clauses.compact() else {
+            // Drop the watches of the forgotten clauses.
+            let clauses = &self.clauses;
+            for list in &mut self.watches {
+                list.retain(|watch| !clauses.is_gone(watch.clause));
+            }
+            return;
+        };
+        // The clauses moved: the values they force (assigned now; the reasons
+        // of unassigned variables are never read) name them anew, and every
+        // watch is made again.
+        for (why, _) in self
+            .why
+            .iter_mut()
+            .zip(&self.value)
+            .filter(|(_, v)| **v != 0)
+        {
+            if let Why::Clause(c) = why {
+                let at = moved.binary_search_by_key(c, |&(before, _)| before);
+                *c = moved[at.expect("a clause forcing a value is kept")].1;
+            }
+        }
+        self.watches.iter_mut().for_each(Vec::clear);
+        for &(_, c) in &moved {
+            self.watch(c);
         }
     }
 }

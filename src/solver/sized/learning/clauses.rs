@@ -31,13 +31,85 @@ pub(super) enum Why {
     Learned,
 }
 
-/// A learned clause.
-#[derive(Clone)]
-pub(super) struct Clause {
-    pub(super) lits: Vec<Lit>,
-    /// Guess levels among its literals when learned (lower: more useful).
-    pub(super) lbd: u32,
-    pub(super) deleted: bool,
+/// The learned clauses, one after another in one vector (a clause's
+/// literals sit next to its header, and clauses learned together sit
+/// together): a clause is the offset of its header, which holds its length
+/// and its guess-level count when learned (lower: more useful; 0: kept for
+/// good). Forgotten clauses leave a hole until the holes are half the store;
+/// then the live ones move together.
+#[derive(Clone, Default)]
+pub(super) struct Store {
+    words: Vec<u32>,
+    /// Words in forgotten clauses.
+    holes: usize,
+}
+
+/// Header words before a clause's literals: its length and its level count.
+const HEADER: usize = 2;
+/// The level count of a forgotten clause.
+const GONE: u32 = u32::MAX;
+
+impl Store {
+    /// Keeps `lits` (two or more) with level count `lbd`; the new clause.
+    pub(super) fn add(&mut self, lits: &[Lit], lbd: u32) -> u32 {
+        let at = self.words.len() as u32;
+        self.words.push(lits.len() as u32);
+        self.words.push(lbd);
+        self.words.extend_from_slice(lits);
+        at
+    }
+
+    pub(super) fn lits(&self, c: u32) -> &[Lit] {
+        let at = c as usize;
+        &self.words[at + HEADER..at + HEADER + self.words[at] as usize]
+    }
+
+    pub(super) fn lits_mut(&mut self, c: u32) -> &mut [Lit] {
+        let at = c as usize;
+        let len = self.words[at] as usize;
+        &mut self.words[at + HEADER..at + HEADER + len]
+    }
+
+    pub(super) fn lbd(&self, c: u32) -> u32 {
+        self.words[c as usize + 1]
+    }
+
+    pub(super) fn is_gone(&self, c: u32) -> bool {
+        self.lbd(c) == GONE
+    }
+
+    pub(super) fn forget(&mut self, c: u32) {
+        self.words[c as usize + 1] = GONE;
+        self.holes += HEADER + self.words[c as usize] as usize;
+    }
+
+    /// Every clause kept, forgotten ones included (check [`Store::is_gone`]).
+    pub(super) fn all(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            let c = at;
+            at += HEADER + *self.words.get(c)? as usize;
+            Some(c as u32)
+        })
+    }
+
+    /// Moves the live clauses together when the holes are half the store;
+    /// the clauses that moved, as (before, after) in order of `before`.
+    pub(super) fn compact(&mut self) -> Option<Vec<(u32, u32)>> {
+        if self.holes * 2 < self.words.len() {
+            return None;
+        }
+        let mut moved = Vec::new();
+        let mut words = Vec::with_capacity(self.words.len() - self.holes);
+        for c in self.all().filter(|&c| !self.is_gone(c)) {
+            moved.push((c, words.len() as u32));
+            let at = c as usize;
+            words.extend_from_slice(&self.words[at..at + HEADER + self.words[at] as usize]);
+        }
+        self.words = words;
+        self.holes = 0;
+        Some(moved)
+    }
 }
 
 /// A clause watching a literal, with another of its literals: when that one

@@ -37,7 +37,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-use clauses::{Clause, Conflict, Lit, Watch, Why, positive, var};
+use clauses::{Conflict, Lit, Store, Watch, Why, positive, var};
 use heap::Heap;
 use tables::Tables;
 
@@ -58,8 +58,7 @@ pub(in crate::solver) struct Learning {
     head: usize,
     /// Per group: its variables not false (its members are computed).
     open: Vec<u32>,
-    clauses: Vec<Clause>,
-    free_clauses: Vec<u32>,
+    clauses: Store,
     /// Per literal: the clauses watching it (they look at it when it turns false).
     watches: Vec<Vec<Watch>>,
     activity: Vec<f64>,
@@ -105,8 +104,7 @@ impl Learning {
             levels: Vec::new(),
             head: 0,
             open: vec![n as u32; 4 * cells],
-            clauses: Vec::new(),
-            free_clauses: Vec::new(),
+            clauses: Store::default(),
             watches: vec![Vec::new(); 2 * vars],
             activity: vec![0.0; vars],
             bump: 1.0,

@@ -179,23 +179,24 @@ impl Learning {
             let v = values[var(lit)];
             if lit & 1 == 0 { v } else { -v }
         };
-        let clause = &mut self.clauses[c as usize];
-        if clause.deleted {
+        if self.clauses.is_gone(c) {
             return Visit::Gone;
         }
-        if clause.lits[0] == false_lit {
-            clause.lits.swap(0, 1);
+        let values = &self.value;
+        let lits = self.clauses.lits_mut(c);
+        if lits[0] == false_lit {
+            lits.swap(0, 1);
         }
-        let first = clause.lits[0];
-        let first_value = value(first, &self.value);
+        let first = lits[0];
+        let first_value = value(first, values);
         if first_value == 1 {
             return Visit::Satisfied(first);
         }
         // A new literal to watch: one not false.
-        if let Some(k) = (2..clause.lits.len()).find(|&k| value(clause.lits[k], &self.value) != -1)
-        {
-            clause.lits.swap(1, k);
-            self.watches[clause.lits[1] as usize].push(Watch {
+        if let Some(k) = (2..lits.len()).find(|&k| value(lits[k], values) != -1) {
+            lits.swap(1, k);
+            let new = lits[1];
+            self.watches[new as usize].push(Watch {
                 clause: c,
                 blocker: first,
             });
