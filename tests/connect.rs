@@ -37,6 +37,17 @@ async fn post_json(
     (response, json)
 }
 
+/// `text` percent-encoded as a form sends it (a space as `+`), for a query.
+fn form_encoded(text: &str) -> String {
+    text.bytes()
+        .map(|byte| match byte {
+            b' ' => "+".to_owned(),
+            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' => char::from(byte).to_string(),
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
 #[tokio::test]
 async fn json_solves_equal_the_grpc_answer_at_the_method_path_and_its_alias() {
     let server = start().await;
@@ -129,14 +140,7 @@ async fn methods_without_side_effects_answer_connects_get_form() {
         post_json(address, path, &format!(r#"{{"puzzle": "{PUZZLE}"}}"#), &[]).await;
     assert_eq!(posted.status, 200);
     // The JSON message percent-encoded, as a form would send it.
-    let json: String = format!(r#"{{"puzzle": "{PUZZLE}"}}"#)
-        .bytes()
-        .map(|byte| match byte {
-            b' ' => "+".to_owned(),
-            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' => char::from(byte).to_string(),
-            other => format!("%{other:02X}"),
-        })
-        .collect();
+    let json = form_encoded(&format!(r#"{{"puzzle": "{PUZZLE}"}}"#));
     let got = get(format!("{path}?connect=v1&encoding=json&message={json}")).await;
     assert_eq!(
         (got.status, got.header("content-type")),
@@ -655,13 +659,7 @@ async fn json_takes_rules_in_post_and_get_and_names_bad_shapes() {
     let six = "1.....\n..4...\n...2..\n.5....\n....6.\n.....3";
     let message =
         serde_json::json!({"puzzle": six, "rules": {"box_rows": 2, "box_cols": 3}}).to_string();
-    let encoded: String = message
-        .bytes()
-        .map(|byte| match byte {
-            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' => char::from(byte).to_string(),
-            other => format!("%{other:02X}"),
-        })
-        .collect();
+    let encoded = form_encoded(&message);
     let got = http(
         address,
         "GET",
@@ -695,5 +693,8 @@ async fn json_takes_rules_in_post_and_get_and_names_bad_shapes() {
         "{json}"
     );
     let message = json["message"].as_str().unwrap();
-    assert!(message.contains("2") && message.contains("64"), "{message}");
+    assert!(
+        message.contains("2 to 8") && message.contains("4 to 64"),
+        "{message}"
+    );
 }

@@ -150,7 +150,6 @@ impl Learning {
         };
         let index = self.clauses.add(&self.learnt, lbd);
         self.watch(index);
-        self.learned_live += 1;
         index
     }
 
@@ -186,7 +185,6 @@ impl Learning {
         candidates.sort_unstable_by(|a, b| b.cmp(a));
         for &(_, c) in &candidates[..candidates.len() / 2] {
             self.clauses.forget(c);
-            self.learned_live -= 1;
         }
         let Some(moved) = self.clauses.compact() else {
             // Drop the watches of the forgotten clauses.

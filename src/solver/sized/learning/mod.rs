@@ -72,7 +72,6 @@ pub(in crate::solver) struct Learning {
     restarts: u64,
     /// Dead ends at which clauses are next thinned out.
     next_reduce: u64,
-    learned_live: usize,
     started: bool,
     /// Set once the search is over (exhausted or done).
     finished: bool,
@@ -115,7 +114,6 @@ impl Learning {
             until_restart: RESTART_UNIT,
             restarts: 0,
             next_reduce: 2000,
-            learned_live: 0,
             started: false,
             finished: false,
             excluded,
