@@ -4,6 +4,11 @@
 use super::clauses::{Conflict, Lit, Watch, Why, positive, var};
 use super::{DECAY, Learning};
 
+/// Marks of variables while a dead end is explained: in the clause or implied
+/// by it (`SEEN`), or found not implied by it (`FAILED`); 0 unmarked.
+const SEEN: u8 = 1;
+const FAILED: u8 = 2;
+
 impl Learning {
     /// The literals of a conflict's clause (all false).
     pub(super) fn conflict_lits(&self, conflict: Conflict, out: &mut Vec<Lit>) {
@@ -62,10 +67,10 @@ impl Learning {
         loop {
             for &lit in &lits {
                 let v = var(lit);
-                if self.seen[v] || self.level[v] == 0 {
+                if self.seen[v] != 0 || self.level[v] == 0 {
                     continue;
                 }
-                self.seen[v] = true;
+                self.seen[v] = SEEN;
                 marked.push(v);
                 self.bump_var(v);
                 if self.level[v] == current {
@@ -78,7 +83,7 @@ impl Learning {
             let v = loop {
                 index -= 1;
                 let v = var(self.trail[index]);
-                if self.seen[v] {
+                if self.seen[v] != 0 {
                     break v;
                 }
             };
@@ -89,9 +94,9 @@ impl Learning {
             }
             self.reason_lits(v, &mut lits);
         }
-        self.minimize(&mut learnt, &mut lits);
+        self.minimize(&mut learnt, &mut marked);
         for v in marked {
-            self.seen[v] = false;
+            self.seen[v] = 0;
         }
         let back = self.second_watch(&mut learnt);
         self.bump /= DECAY;
@@ -100,25 +105,62 @@ impl Learning {
     }
 
     /// Drops the literals of `learnt` (past its first) implied by the others:
-    /// those whose reason lies all in the clause or at level 0.
-    fn minimize(&self, learnt: &mut Vec<Lit>, lits: &mut Vec<Lit>) {
+    /// those whose reasons lead, through forced values of the clause's levels
+    /// only, to literals of the clause or of level 0. Variables found implied
+    /// stay marked (in `marked`, for the caller to clear); those found not
+    /// implied are remembered as such for the rest of this dead end.
+    fn minimize(&mut self, learnt: &mut Vec<Lit>, marked: &mut Vec<usize>) {
+        let levels = learnt[1..]
+            .iter()
+            .fold(0u64, |set, &l| set | 1 << (self.level[var(l)] & 63));
         let mut kept = 1;
         for i in 1..learnt.len() {
-            let v = var(learnt[i]);
-            let redundant = match self.why[v] {
-                Why::Decision | Why::Given | Why::Learned => false,
-                _ => {
-                    self.reason_lits(v, lits);
-                    lits.iter()
-                        .all(|&l| self.seen[var(l)] || self.level[var(l)] == 0)
-                }
-            };
-            if !redundant {
+            if !self.implied(var(learnt[i]), levels, marked) {
                 learnt[kept] = learnt[i];
                 kept += 1;
             }
         }
         learnt.truncate(kept);
+    }
+
+    /// Whether variable `v` of the clause being learned is implied by the
+    /// clause's other variables (see [`Learning::minimize`]).
+    fn implied(&mut self, v: usize, levels: u64, marked: &mut Vec<usize>) -> bool {
+        if !self.forced(v) {
+            return false;
+        }
+        let mut stack = vec![v];
+        let from = marked.len();
+        let mut lits = Vec::new();
+        while let Some(u) = stack.pop() {
+            self.reason_lits(u, &mut lits);
+            for &l in &lits {
+                let w = var(l);
+                if self.seen[w] == SEEN || self.level[w] == 0 {
+                    continue;
+                }
+                let open =
+                    self.seen[w] == 0 && self.forced(w) && levels & 1 << (self.level[w] & 63) != 0;
+                if !open {
+                    // Not implied: neither are the variables that led here.
+                    for &m in &marked[from..] {
+                        self.seen[m] = FAILED;
+                    }
+                    marked.push(w);
+                    self.seen[w] = FAILED;
+                    return false;
+                }
+                self.seen[w] = SEEN;
+                marked.push(w);
+                stack.push(w);
+            }
+        }
+        true
+    }
+
+    /// Whether variable `v` was forced (not a guess, a given or a fact).
+    fn forced(&self, v: usize) -> bool {
+        !matches!(self.why[v], Why::Decision | Why::Given | Why::Learned)
     }
 
     /// Puts the literal of the highest level after the first second (it is

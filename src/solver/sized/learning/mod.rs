@@ -64,7 +64,7 @@ pub(in crate::solver) struct Learning {
     activity: Vec<f64>,
     bump: f64,
     heap: Heap,
-    seen: Vec<bool>,
+    seen: Vec<u8>,
     learnt: Vec<Lit>,
     conflicts: u64,
     /// Dead ends left before the next restart, and which restart is next.
@@ -108,7 +108,7 @@ impl Learning {
             activity: vec![0.0; vars],
             bump: 1.0,
             heap: Heap::new(vars),
-            seen: vec![false; vars],
+            seen: vec![0; vars],
             learnt: Vec::new(),
             conflicts: 0,
             until_restart: RESTART_UNIT,

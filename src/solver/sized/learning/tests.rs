@@ -158,3 +158,62 @@ fn a_grid_without_a_solution_ends_unsolved_at_its_givens() {
     assert_eq!((count, solution), (0, None));
     assert_eq!(replayed, givens);
 }
+
+#[test]
+fn every_learned_clause_follows_by_propagation_from_the_rules_and_those_before_it() {
+    // Each clause, set all false on the givens with the facts and the clauses
+    // learned before it, must end in a dead end by propagation alone: what
+    // first-UIP learning guarantees, and what shortening a clause must keep.
+    let shape = Shape::new(5, 5).unwrap();
+    let full = full_grid(shape, 31);
+    let givens: Vec<u8> = full
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| if i % 5 == 1 { d } else { 0 })
+        .collect();
+    let grid = Grid::checked(shape, givens).unwrap();
+    let mut learning = Learning::new(&grid, None);
+    let mut found = Found::new(1);
+    let mut sink = |_: Event| Flow::Continue;
+    let mut held = VecDeque::new();
+    let mut recorder = Recorder::resume(&mut sink, &Control::UNTIMED, Stats::default(), &mut held);
+    let status = learning.run(&mut recorder, &mut found).expect("no limit");
+    assert_eq!(status, Status::Done);
+    let clauses: Vec<Vec<u32>> = learning
+        .clauses
+        .all()
+        .map(|c| learning.clauses.lits(c).to_vec())
+        .collect();
+    assert!(clauses.len() > 20, "{} clauses", clauses.len());
+    let facts: Vec<u32> = learning.trail[..learning.levels.first().copied().unwrap_or(0)]
+        .iter()
+        .copied()
+        .filter(|&lit| learning.why[(lit >> 1) as usize] == super::Why::Learned)
+        .collect();
+    let mut checker = Learning::new(&grid, None);
+    assert!(checker.start(&mut recorder).unwrap().is_none());
+    for lit in facts {
+        assert!(
+            checker
+                .assign(&mut recorder, lit, super::Why::Learned)
+                .unwrap()
+                .is_none()
+        );
+    }
+    assert!(checker.propagate(&mut recorder).unwrap().is_none());
+    for lits in clauses {
+        checker.levels.push(checker.trail.len());
+        let mut dead_end = false;
+        for &lit in &lits {
+            dead_end |= checker
+                .assign(&mut recorder, lit ^ 1, super::Why::Decision)
+                .unwrap()
+                .is_some();
+        }
+        dead_end |= checker.propagate(&mut recorder).unwrap().is_some();
+        assert!(dead_end, "{lits:?} does not follow");
+        checker.jump(&mut recorder, 0).unwrap();
+        checker.learnt = lits;
+        checker.learn(true);
+    }
+}
