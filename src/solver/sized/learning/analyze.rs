@@ -94,6 +94,7 @@ impl Learning {
             }
             self.reason_lits(v, &mut lits);
         }
+        self.name_placements(&mut learnt, &mut marked);
         self.minimize(&mut learnt, &mut marked);
         for v in marked {
             self.seen[v] = 0;
@@ -156,6 +157,34 @@ impl Learning {
             }
         }
         true
+    }
+
+    /// Puts, for each literal of `learnt` (past its first) that says a digit
+    /// is in a cell where a placement ruled it out, that placement instead
+    /// ("this digit is not there"): the same level, and one literal for all
+    /// the variables one placement ruled out. Sound (a resolution with the
+    /// rule that the two are never both true), and it shortens the clauses
+    /// that hidden singles explain, which list every other place of a digit.
+    fn name_placements(&mut self, learnt: &mut Vec<Lit>, marked: &mut Vec<usize>) {
+        let mut kept = 1;
+        for i in 1..learnt.len() {
+            let lit = match self.why[var(learnt[i])] {
+                Why::Pair(other) => {
+                    let other = other as usize;
+                    // Marked: in the clause already.
+                    if self.seen[other] != 0 {
+                        continue;
+                    }
+                    self.seen[other] = SEEN;
+                    marked.push(other);
+                    positive(other) | 1
+                }
+                _ => learnt[i],
+            };
+            learnt[kept] = lit;
+            kept += 1;
+        }
+        learnt.truncate(kept);
     }
 
     /// Whether variable `v` was forced (not a guess, a given or a fact).
