@@ -4,6 +4,15 @@
 use super::clauses::{Conflict, Lit, Watch, Why, positive, var};
 use super::{DECAY, Learning};
 
+/// Buffers kept between dead ends: a clause's literals, the variables marked
+/// while explaining, and the work list of the shortening.
+#[derive(Clone, Default)]
+pub(super) struct Scratch {
+    lits: Vec<Lit>,
+    marked: Vec<usize>,
+    stack: Vec<usize>,
+}
+
 /// Marks of variables while a dead end is explained: in the clause or implied
 /// by it (`SEEN`), or found not implied by it (`FAILED`); 0 unmarked.
 const SEEN: u8 = 1;
@@ -59,13 +68,13 @@ impl Learning {
         let mut learnt = std::mem::take(&mut self.learnt);
         learnt.clear();
         learnt.push(0);
-        let mut lits = Vec::with_capacity(self.n);
-        self.conflict_lits(conflict, &mut lits);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let Scratch { lits, marked, .. } = &mut scratch;
+        self.conflict_lits(conflict, lits);
         let mut pending = 0i32;
         let mut index = self.trail.len();
-        let mut marked = Vec::new();
         loop {
-            for &lit in &lits {
+            for &lit in lits.iter() {
                 let v = var(lit);
                 if self.seen[v] != 0 || self.level[v] == 0 {
                     continue;
@@ -92,13 +101,14 @@ impl Learning {
                 learnt[0] = self.trail[index] ^ 1;
                 break;
             }
-            self.reason_lits(v, &mut lits);
+            self.reason_lits(v, lits);
         }
-        self.name_placements(&mut learnt, &mut marked);
-        self.minimize(&mut learnt, &mut marked);
-        for v in marked {
+        self.name_placements(&mut learnt, marked);
+        self.minimize(&mut learnt, &mut scratch);
+        for v in scratch.marked.drain(..) {
             self.seen[v] = 0;
         }
+        self.scratch = scratch;
         let back = self.second_watch(&mut learnt);
         self.bump /= DECAY;
         self.learnt = learnt;
@@ -110,13 +120,13 @@ impl Learning {
     /// only, to literals of the clause or of level 0. Variables found implied
     /// stay marked (in `marked`, for the caller to clear); those found not
     /// implied are remembered as such for the rest of this dead end.
-    fn minimize(&mut self, learnt: &mut Vec<Lit>, marked: &mut Vec<usize>) {
+    fn minimize(&mut self, learnt: &mut Vec<Lit>, scratch: &mut Scratch) {
         let levels = learnt[1..]
             .iter()
             .fold(0u64, |set, &l| set | 1 << (self.level[var(l)] & 63));
         let mut kept = 1;
         for i in 1..learnt.len() {
-            if !self.implied(var(learnt[i]), levels, marked) {
+            if !self.implied(var(learnt[i]), levels, scratch) {
                 learnt[kept] = learnt[i];
                 kept += 1;
             }
@@ -126,16 +136,21 @@ impl Learning {
 
     /// Whether variable `v` of the clause being learned is implied by the
     /// clause's other variables (see [`Learning::minimize`]).
-    fn implied(&mut self, v: usize, levels: u64, marked: &mut Vec<usize>) -> bool {
+    fn implied(&mut self, v: usize, levels: u64, scratch: &mut Scratch) -> bool {
         if !self.forced(v) {
             return false;
         }
-        let mut stack = vec![v];
+        let Scratch {
+            lits,
+            marked,
+            stack,
+        } = scratch;
+        stack.clear();
+        stack.push(v);
         let from = marked.len();
-        let mut lits = Vec::new();
         while let Some(u) = stack.pop() {
-            self.reason_lits(u, &mut lits);
-            for &l in &lits {
+            self.reason_lits(u, lits);
+            for &l in lits.iter() {
                 let w = var(l);
                 if self.seen[w] == SEEN || self.level[w] == 0 {
                     continue;

@@ -37,6 +37,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
+use analyze::Scratch;
 use clauses::{Conflict, Lit, Store, Watch, Why, positive, var};
 use heap::Heap;
 use tables::Tables;
@@ -56,8 +57,9 @@ pub(in crate::solver) struct Learning {
     levels: Vec<usize>,
     /// Trail entries below this have had their consequences drawn.
     head: usize,
-    /// Per group: its variables not false (its members are computed).
-    open: Vec<u32>,
+    /// Per group: a bit for each of its members not false (counted once its
+    /// entry on the trail has had its consequences drawn).
+    open: Vec<u64>,
     clauses: Store,
     /// Per literal: the clauses watching it (they look at it when it turns false).
     watches: Vec<Vec<Watch>>,
@@ -66,6 +68,7 @@ pub(in crate::solver) struct Learning {
     heap: Heap,
     seen: Vec<u8>,
     learnt: Vec<Lit>,
+    scratch: Scratch,
     conflicts: u64,
     /// Dead ends left before the next restart, and which restart is next.
     until_restart: u64,
@@ -102,7 +105,7 @@ impl Learning {
             trail: Vec::with_capacity(vars),
             levels: Vec::new(),
             head: 0,
-            open: vec![n as u32; 4 * cells],
+            open: vec![u64::MAX >> (64 - n); 4 * cells],
             clauses: Store::default(),
             watches: vec![Vec::new(); 2 * vars],
             activity: vec![0.0; vars],
@@ -110,6 +113,7 @@ impl Learning {
             heap: Heap::new(vars),
             seen: vec![0; vars],
             learnt: Vec::new(),
+            scratch: Scratch::default(),
             conflicts: 0,
             until_restart: RESTART_UNIT,
             restarts: 0,
@@ -177,8 +181,8 @@ impl Learning {
                 }
                 self.cells[cell] = 0;
             } else if index < self.head {
-                for g in self.groups_of(v) {
-                    self.open[g] += 1;
+                for (g, slot) in self.groups_of(v).into_iter().zip(self.tables.slots[v]) {
+                    self.open[g] |= 1 << slot;
                 }
             }
             self.value[v] = 0;

@@ -70,11 +70,15 @@ impl Learning {
             self.head += 1;
             let v = var(lit);
             let groups = self.groups_of(v);
+            let slots = self.tables.slots[v];
             if lit & 1 == 0 {
-                for g in groups {
-                    for i in 0..self.n {
-                        let other = self.member(g, i);
-                        if other != v
+                for (g, slot) in groups.into_iter().zip(slots) {
+                    // The members not false yet, but this one.
+                    let mut rest = self.open[g] & !(1 << slot);
+                    while rest != 0 {
+                        let other = self.member(g, rest.trailing_zeros() as usize);
+                        rest &= rest - 1;
+                        if self.value[other] >= 0
                             && let Some(conflict) =
                                 self.assign(recorder, positive(other) | 1, Why::Pair(v as u32))?
                         {
@@ -83,22 +87,21 @@ impl Learning {
                     }
                 }
             } else {
-                // All four counts first, so undoing this entry restores them all.
-                for g in groups {
-                    self.open[g] -= 1;
+                // All four groups first, so undoing this entry restores them all.
+                for (g, slot) in groups.into_iter().zip(slots) {
+                    self.open[g] &= !(1 << slot);
                 }
                 for g in groups {
-                    if self.open[g] > 1 {
+                    let open = self.open[g];
+                    if open.count_ones() > 1 {
                         continue;
                     }
-                    // One left at most: it must be true (some may be false
+                    // One left at most: it must be true (it may be false
                     // already but not yet counted).
-                    let Some(last) = (0..self.n)
-                        .map(|i| self.member(g, i))
-                        .find(|&m| self.value[m] >= 0)
-                    else {
+                    let last = self.member(g, open.trailing_zeros() as usize % self.n);
+                    if open == 0 || self.value[last] < 0 {
                         return Ok(Some(Conflict::Group(g as u32)));
-                    };
+                    }
                     if self.value[last] == 0
                         && let Some(conflict) =
                             self.assign(recorder, positive(last), Why::Group(g as u32))?
@@ -120,6 +123,9 @@ impl Learning {
         recorder: &mut Recorder<'_, '_, S>,
         false_lit: Lit,
     ) -> Result<Option<Conflict>, Interrupted> {
+        if self.watches[false_lit as usize].is_empty() {
+            return Ok(None);
+        }
         let mut watching = std::mem::take(&mut self.watches[false_lit as usize]);
         let mut kept = 0;
         let mut result = None;

@@ -8,6 +8,8 @@ use crate::board::Geometry;
 pub(super) struct Tables {
     /// Per variable, its four groups.
     pub(super) groups: Vec<[u32; 4]>,
+    /// Per variable, its place among each of its groups' members.
+    pub(super) slots: Vec<[u8; 4]>,
     /// Per group, its N variables.
     pub(super) members: Vec<u32>,
 }
@@ -24,7 +26,7 @@ impl Tables {
         let n = geometry.shape.size();
         let cells = n * n;
         let house = |h: u16, digit: usize| (cells + usize::from(h) * n + digit) as u32;
-        let groups = (0..cells * n)
+        let groups: Vec<[u32; 4]> = (0..cells * n)
             .map(|v| {
                 let (cell, digit) = (v / n, v % n);
                 let [row, col, boxed] = geometry.houses[cell];
@@ -45,6 +47,21 @@ impl Tables {
                 );
             }
         }
-        Tables { groups, members }
+        let mut slots = vec![[0u8; 4]; cells * n];
+        for (g, group) in members.chunks(n).enumerate() {
+            for (slot, &v) in group.iter().enumerate() {
+                let v = v as usize;
+                let which = groups[v]
+                    .iter()
+                    .position(|&own| own as usize == g)
+                    .expect("a variable is in the groups that list it");
+                slots[v][which] = slot as u8;
+            }
+        }
+        Tables {
+            groups,
+            slots,
+            members,
+        }
     }
 }

@@ -127,20 +127,23 @@ fn solves_counts_and_replays_at_several_shapes() {
 
 #[test]
 fn a_unique_grid_counts_one_and_nothing_past_its_solution() {
-    let shape = Shape::new(4, 4).unwrap();
-    let full = full_grid(shape, 23);
-    // A full grid with one box emptied has one solution.
-    let givens: Vec<u8> = full
-        .iter()
-        .enumerate()
-        .map(|(i, &d)| if shape.box_of(i) == 5 { 0 } else { d })
-        .collect();
-    let grid = Grid::checked(shape, givens.clone()).unwrap();
-    let (count, solution, replayed) = search(&grid, None, 2);
-    assert_eq!((count, solution.as_deref()), (1, Some(&full[..])));
-    assert_eq!(replayed, givens);
-    let (count, solution, _) = search(&grid, Some(full.clone()), 2);
-    assert_eq!((count, solution), (0, None));
+    // 64x64: every bit of a group's members in use.
+    for (rows, cols) in [(4, 4), (8, 8)] {
+        let shape = Shape::new(rows, cols).unwrap();
+        let full = full_grid(shape, 23);
+        // A full grid with one box emptied has one solution.
+        let givens: Vec<u8> = full
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| if shape.box_of(i) == 5 { 0 } else { d })
+            .collect();
+        let grid = Grid::checked(shape, givens.clone()).unwrap();
+        let (count, solution, replayed) = search(&grid, None, 2);
+        assert_eq!((count, solution.as_deref()), (1, Some(&full[..])));
+        assert_eq!(replayed, givens);
+        let (count, solution, _) = search(&grid, Some(full.clone()), 2);
+        assert_eq!((count, solution), (0, None));
+    }
 }
 
 #[test]
