@@ -31,6 +31,10 @@ impl Learning {
                 out.extend((0..self.n).map(|i| positive(self.member(g as usize, i))));
             }
             Conflict::Clause(c) => out.extend_from_slice(self.clauses.lits(c)),
+            Conflict::Cut(v, code) => {
+                out.push(positive(v as usize) | 1);
+                self.cut_lits(code, out);
+            }
         }
     }
 
@@ -46,8 +50,20 @@ impl Learning {
             ),
             Why::Pair(other) => out.push(positive(other as usize) | 1),
             Why::Clause(c) => out.extend_from_slice(&self.clauses.lits(c)[1..]),
+            Why::Cut(code) => self.cut_lits(code, out),
             Why::Given | Why::Decision | Why::Learned => {}
         }
+    }
+
+    /// The places of a cut's digit in its house outside the cut (all false).
+    fn cut_lits(&self, code: u32, out: &mut Vec<Lit>) {
+        let cut = self.tables.cuts[(code >> 6) as usize];
+        let group = self.cells.len() + usize::from(cut.house) * self.n + (code & 63) as usize;
+        out.extend(
+            (0..self.n)
+                .filter(|&slot| cut.own >> slot & 1 == 0)
+                .map(|slot| positive(self.member(group, slot))),
+        );
     }
 
     pub(super) fn bump_var(&mut self, v: usize) {

@@ -27,6 +27,10 @@ pub(super) enum Why {
     Pair(u32),
     /// Forced by this learned clause (its first literal).
     Clause(u32),
+    /// False: its digit's last places in a house lie where that house
+    /// crosses this variable's house, by cut `code >> 6` for digit
+    /// `code & 63`.
+    Cut(u32),
     /// A learned clause of one literal: true for good, at level 0.
     Learned,
 }
@@ -129,4 +133,6 @@ pub(super) enum Conflict {
     Group(u32),
     /// Every literal of a learned clause false.
     Clause(u32),
+    /// This variable true against a cut (variable, [`Why::Cut`]'s code).
+    Cut(u32, u32),
 }

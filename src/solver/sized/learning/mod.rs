@@ -5,17 +5,21 @@
 //! The rules are 4 x N x N groups of N variables of which exactly one is true:
 //! each cell holds one digit, and each row, column and box holds each digit in
 //! one cell. They are propagated natively: a true variable makes the rest of
-//! its groups false, and a group with one variable left not false makes it
-//! true (a naked single for a cell's group, a hidden single for a house's). A
-//! dead end is explained back to the guesses that caused it; the clause that
-//! rules the cause out is kept and propagated like the rules (two watched
-//! literals), the search jumps back to where the clause bites, and guesses go
-//! to the variables that took part in recent dead ends (activity that decays),
-//! always as "the digit is in the cell", which settles a whole cell and its
-//! houses at once (a guess that a digit is not there settles little). It starts over after a Luby number of dead
-//! ends, keeping what it learned, and forgets the half of its clauses that
-//! were least useful (by how many guess levels they span) now and then, so
-//! memory stays bounded.
+//! its groups false, a group with one variable left not false makes it true (a
+//! naked single for a cell's group, a hidden single for a house's), and a house
+//! whose places left for a digit all lie where it crosses another house (a row
+//! or column and a box) rules the digit out of the rest of the other (pointing
+//! and claiming). A dead end is explained back to the guesses that caused it;
+//! the clause that rules the cause out (shortened: placements named instead of
+//! the digits they ruled out, and literals implied by the others dropped) is
+//! kept and propagated like the rules (two watched literals), the search jumps
+//! back to where the clause bites, and guesses go to the variables that took
+//! part in recent dead ends (activity that decays), always as "the digit is in
+//! the cell", which settles a whole cell and its houses at once (a guess that
+//! a digit is not there settles little). It starts over after a Luby number of
+//! dead ends, keeping what it learned, and forgets the half of its clauses
+//! that were least useful (by how many guess levels they span) now and then,
+//! so memory stays bounded.
 //!
 //! Events: a variable turning true places its digit (a guess, or the single
 //! that forced it; a learned clause forcing it counts as a naked single, since

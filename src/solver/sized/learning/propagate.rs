@@ -1,8 +1,10 @@
 //! Drawing the consequences of a value: the exactly-one groups of the rules,
-//! natively, and the learned clauses on two watched literals.
+//! natively, with where their houses cross, and the learned clauses on two
+//! watched literals.
 
 use super::Learning;
 use super::clauses::{Conflict, Lit, Watch, Why, positive, var};
+use super::tables::NO_CUT;
 use crate::solver::{Interrupted, Recorder, Sink};
 
 impl Learning {
@@ -23,6 +25,7 @@ impl Learning {
                     Why::Group(g) => Conflict::Group(g),
                     Why::Pair(other) => Conflict::Pair(v as u32, other),
                     Why::Clause(c) => Conflict::Clause(c),
+                    Why::Cut(code) => Conflict::Cut(v as u32, code),
                     // Only at level 0, where any conflict ends the search.
                     Why::Given | Why::Decision | Why::Learned => Conflict::Pair(v as u32, v as u32),
                 }));
@@ -109,9 +112,54 @@ impl Learning {
                         return Ok(Some(conflict));
                     }
                 }
+                for g in &groups[1..] {
+                    if let Some(conflict) = self.cut(recorder, *g)? {
+                        return Ok(Some(conflict));
+                    }
+                }
             }
             if let Some(conflict) = self.propagate_clauses(recorder, lit ^ 1)? {
                 return Ok(Some(conflict));
+            }
+        }
+        Ok(None)
+    }
+
+    /// When group `g`'s places not false all lie where its house crosses
+    /// another, its digit is nowhere else in that other house.
+    fn cut<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        g: usize,
+    ) -> Result<Option<Conflict>, Interrupted> {
+        let open = self.open[g];
+        if open.count_ones() < 2 {
+            return Ok(None);
+        }
+        let (house, digit) = (
+            (g - self.cells.len()) / self.n,
+            (g - self.cells.len()) % self.n,
+        );
+        let tables = self.tables;
+        for k in tables.slot_cuts[house * self.n + open.trailing_zeros() as usize] {
+            if k == NO_CUT {
+                break;
+            }
+            let cut = tables.cuts[usize::from(k)];
+            if open & !cut.own != 0 {
+                continue;
+            }
+            let other = self.cells.len() + usize::from(cut.other_house) * self.n + digit;
+            let mut rest = self.open[other] & !cut.other;
+            let why = Why::Cut(u32::from(k) << 6 | digit as u32);
+            while rest != 0 {
+                let v = self.member(other, rest.trailing_zeros() as usize);
+                rest &= rest - 1;
+                if self.value[v] >= 0
+                    && let Some(conflict) = self.assign(recorder, positive(v) | 1, why)?
+                {
+                    return Ok(Some(conflict));
+                }
             }
         }
         Ok(None)

@@ -220,3 +220,42 @@ fn every_learned_clause_follows_by_propagation_from_the_rules_and_those_before_i
         checker.learn(true);
     }
 }
+
+#[test]
+fn a_cut_is_where_a_line_crosses_a_box_from_either_side() {
+    let shape = Shape::new(3, 4).unwrap();
+    let geometry = shape.geometry();
+    let tables = super::tables::Tables::of(geometry);
+    let n = shape.size();
+    let cells = |house: u16, mask: u64| -> Vec<u16> {
+        let units = &geometry.units[usize::from(house) * n..][..n];
+        (0..n)
+            .filter(|&slot| mask >> slot & 1 == 1)
+            .map(|slot| units[slot])
+            .collect::<std::collections::BTreeSet<u16>>()
+            .into_iter()
+            .collect()
+    };
+    // Each row crosses three boxes in four cells, each column four boxes in
+    // three; each box crosses its three rows and four columns.
+    let sizes: Vec<(u16, u32)> = tables
+        .cuts
+        .iter()
+        .map(|c| (c.house, c.own.count_ones()))
+        .collect();
+    let of = |house: u16| {
+        sizes
+            .iter()
+            .filter(|&&(h, _)| h == house)
+            .map(|&(_, k)| k)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(of(0), vec![4; 3]);
+    assert_eq!(of(n as u16), vec![3; 4]);
+    let mut boxed = of(2 * n as u16);
+    boxed.sort_unstable();
+    assert_eq!(boxed, [3, 3, 3, 3, 4, 4, 4]);
+    for cut in &tables.cuts {
+        assert_eq!(cells(cut.house, cut.own), cells(cut.other_house, cut.other));
+    }
+}
