@@ -9,13 +9,16 @@
 //! - `random`: the seeded generator (SplitMix64, written out so a seed means the
 //!   same puzzles in every build);
 //! - `symmetry`: the symmetries and the groups of cells they tie together;
-//! - `grid`: random solution grids.
+//! - `grid`: random solution grids;
+//! - `sized`: the same at every other size, bounded by the caller's control.
 
 mod grid;
 mod random;
+mod sized;
 mod symmetry;
 
 use random::Random;
+pub use sized::{GeneratedGrid, is_minimal_grid};
 pub use symmetry::Symmetry;
 
 use crate::board::{Board, CELLS, PEERS, UNITS, box_of, col_of, row_of};

@@ -1,7 +1,7 @@
 //! The symmetries a generated puzzle may have, and the groups of cells each ties
 //! together: a symmetric puzzle gives either every cell of a group or none.
 
-use crate::board::{Board, CELLS, Cell};
+use crate::board::Board;
 
 /// A symmetry of the pattern of givens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,24 +39,35 @@ impl Symmetry {
         }
     }
 
-    /// The cells the symmetry maps `cell` to in one application.
-    fn image(self, cell: Cell) -> Cell {
-        let (row, col) = (cell / 9, cell % 9);
+    /// The cell the symmetry maps `cell` of an `n` x `n` grid to in one
+    /// application.
+    fn image(self, cell: usize, n: usize) -> usize {
+        let (row, col) = (cell / n, cell % n);
+        let last = n - 1;
         let (row, col) = match self {
             Symmetry::None => (row, col),
-            Symmetry::Rotate180 => (8 - row, 8 - col),
-            Symmetry::Rotate90 => (col, 8 - row),
-            Symmetry::Mirror => (row, 8 - col),
+            Symmetry::Rotate180 => (last - row, last - col),
+            Symmetry::Rotate90 => (col, last - row),
+            Symmetry::Mirror => (row, last - col),
             Symmetry::Diagonal => (col, row),
         };
-        row * 9 + col
+        row * n + col
     }
 
-    /// The groups: each cell's orbit under the symmetry, each listed once.
+    /// The groups of the 9x9 grid: each cell's orbit under the symmetry, each
+    /// listed once.
     pub fn groups(self) -> Vec<Vec<u8>> {
-        let mut grouped = [false; CELLS];
+        self.groups_of(9)
+            .into_iter()
+            .map(|group| group.into_iter().map(|cell| cell as u8).collect())
+            .collect()
+    }
+
+    /// The groups of an `n` x `n` grid: each cell's orbit, each listed once.
+    pub fn groups_of(self, n: usize) -> Vec<Vec<u16>> {
+        let mut grouped = vec![false; n * n];
         let mut groups = Vec::new();
-        for start in 0..CELLS {
+        for start in 0..n * n {
             if grouped[start] {
                 continue;
             }
@@ -64,8 +75,8 @@ impl Symmetry {
             let mut cell = start;
             while !grouped[cell] {
                 grouped[cell] = true;
-                group.push(cell as u8);
-                cell = self.image(cell);
+                group.push(cell as u16);
+                cell = self.image(cell, n);
             }
             groups.push(group);
         }
@@ -74,7 +85,12 @@ impl Symmetry {
 
     /// Whether `board`'s givens have this symmetry, checked cell by cell.
     pub fn holds(self, board: &Board) -> bool {
-        (0..CELLS).all(|cell| (board.get(cell) == 0) == (board.get(self.image(cell)) == 0))
+        self.holds_in(board.cells(), 9)
+    }
+
+    /// Whether the givens `cells` of an `n` x `n` grid have this symmetry.
+    pub fn holds_in(self, cells: &[u8], n: usize) -> bool {
+        (0..n * n).all(|cell| (cells[cell] == 0) == (cells[self.image(cell, n)] == 0))
     }
 }
 
