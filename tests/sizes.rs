@@ -2,7 +2,8 @@
 //! two and replays its events to the answer, checked against the rules by a
 //! checker of this file), the public 16x16 and 25x25 sets, and the service
 //! (Solve, SolveSteps, SolveBatch with rules, both text forms, and the errors
-//! of bad rules and bad text) through a real client on port 0.
+//! of bad rules and bad text) through a real client on port 0, and `sudokud
+//! generate --box`.
 
 mod common;
 
@@ -558,4 +559,57 @@ async fn an_empty_sixty_four_grid_is_answered_or_cut_by_the_step_cap() {
         Ok(answer) => assert_eq!(answer.into_inner().solution_count, 2),
         Err(status) => assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}"),
     }
+}
+
+#[tokio::test]
+async fn generate_box_makes_unique_symmetric_puzzles_from_a_seed_and_refuses_levels() {
+    use common::process::{stderr, stdout, sudokud};
+    let args = [
+        "generate",
+        "--box",
+        "2x3",
+        "--count",
+        "4",
+        "--seed",
+        "9",
+        "--symmetry",
+        "rotate180",
+    ];
+    let made = sudokud(&args, "", &[]).await;
+    assert!(made.status.success(), "{made:?}");
+    let lines: Vec<String> = stdout(&made).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    let shape = Shape::new(2, 3).unwrap();
+    let notation = Notation::new(shape, "").unwrap();
+    for line in &lines {
+        let (grid, _) = notation.read(line).expect("a 6x6 puzzle in symbols");
+        assert!(
+            sudokud::generate::Symmetry::Rotate180.holds_in(grid.cells(), 6),
+            "{line}"
+        );
+        let mut search = Search::sized(&grid, Algorithm::Propagation, Mode::CountTwo).unwrap();
+        let report = search
+            .finish(&Control::UNTIMED, &mut sudokud::solver::NoEvents)
+            .unwrap();
+        assert_eq!(report.solution_count, 1, "{line}");
+    }
+    // The same seeds on one thread give the same puzzles; puzzle i comes from
+    // seed + i, and other seeds give others.
+    let again = sudokud(&[&args[..], &["--threads", "1"]].concat(), "", &[]).await;
+    assert_eq!(stdout(&again), stdout(&made));
+    let second = [
+        "generate",
+        "--box",
+        "2x3",
+        "--seed",
+        "10",
+        "--symmetry",
+        "rotate180",
+    ];
+    let second = sudokud(&second, "", &[]).await;
+    assert_eq!(stdout(&second).trim(), lines[1]);
+    assert_ne!(lines[0], lines[1]);
+    let level = sudokud(&["generate", "--box", "4x4", "--level", "easy"], "", &[]).await;
+    assert!(!level.status.success());
+    assert!(stderr(&level).contains("9x9 only"), "{}", stderr(&level));
 }

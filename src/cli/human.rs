@@ -7,7 +7,7 @@ use std::io::Write;
 use super::args::{ExplainArgs, GenerateArgs, HintArgs, RateArgs};
 use super::lines::{print_all, read_input, solve_all, threads};
 use super::runtime::CliResult;
-use crate::board::{Board, CellName, puzzle_lines};
+use crate::board::{Board, CellName, Form, Notation, Shape, puzzle_lines};
 use crate::generate::{Generator, MAX_ATTEMPTS};
 use crate::logic::{self, Explanation, Next};
 use crate::solver::{self, Control, Uniqueness};
@@ -135,6 +135,9 @@ fn hint_input(args: HintArgs) -> Result<(String, Option<String>), String> {
 }
 
 pub(super) fn generate(args: GenerateArgs) -> CliResult {
+    if let Some(shape) = args.box_shape.filter(|shape| !shape.is_classic()) {
+        return generate_sized(args, shape);
+    }
     let range = args.range()?;
     let symmetry = args.symmetry.engine();
     let seed = args.seed;
@@ -169,6 +172,41 @@ pub(super) fn generate(args: GenerateArgs) -> CliResult {
                 out,
                 "error: no puzzle rated in range after {MAX_ATTEMPTS} attempts (seed {seed})"
             );
+        },
+    ))?;
+    Ok(())
+}
+
+/// `sudokud generate --box`: unique puzzles of another size, minimal unless
+/// asked otherwise; not rated yet, so no level or rating bound.
+fn generate_sized(args: GenerateArgs, shape: Shape) -> CliResult {
+    if args.level.is_some() || args.min_rating.is_some() || args.max_rating.is_some() || args.rated
+    {
+        return Err(format!(
+            "--level, --min-rating, --max-rating and --rated work at 9x9 only so far, not {shape}"
+        )
+        .into());
+    }
+    let notation = Notation::new(shape, args.symbols.as_deref().unwrap_or_default())
+        .map_err(|error| format!("--symbols: {error}"))?;
+    let symmetry = args.symmetry.engine();
+    let minimal = !args.not_minimal;
+    let seeds: Vec<u64> = (0..args.count)
+        .map(|index| args.seed.wrapping_add(index))
+        .collect();
+    print_all(solve_all(
+        &seeds,
+        threads(args.threads),
+        |_: &mut (), &seed, out| {
+            let mut generator = Generator::new(seed);
+            let _ = match generator.next_sized(shape, symmetry, minimal, &Control::UNTIMED) {
+                Ok(generated) => writeln!(
+                    out,
+                    "{}",
+                    notation.write(generated.puzzle.cells(), Form::Symbols)
+                ),
+                Err(_) => writeln!(out, "error: no solution grid made (seed {seed})"),
+            };
         },
     ))?;
     Ok(())
