@@ -21,7 +21,7 @@ use random::Random;
 pub use sized::{GeneratedGrid, is_minimal_grid};
 pub use symmetry::Symmetry;
 
-use crate::board::{Board, CELLS, PEERS, UNITS, box_of, col_of, row_of};
+use crate::board::{Board, CELLS, PEERS, Shape, UNITS, box_of, col_of, row_of};
 use crate::logic::{Rating, RatingRange};
 use crate::solver::{Algorithm, Control, Search, count_solutions};
 
@@ -68,6 +68,21 @@ impl Generator {
         let solution = grid::random_solution(&mut self.random);
         let puzzle = self.dig(&solution, symmetry, minimal);
         Generated { puzzle, solution }
+    }
+
+    /// The next puzzle of `shape` (any but 9x9) and `symmetry`, minimal within
+    /// it unless `minimal` is false (as [`Generator::next_with`]), its
+    /// uniqueness checks bounded by `control`: stopped before a solution grid
+    /// is made, `Stopped`; stopped later, the puzzle as it stands, unique but
+    /// not minimal ([`GeneratedGrid::minimal`] says which).
+    pub fn next_sized(
+        &mut self,
+        shape: Shape,
+        symmetry: Symmetry,
+        minimal: bool,
+        control: &Control<'_>,
+    ) -> Result<GeneratedGrid, Stopped> {
+        sized::generate(&mut self.random, shape, symmetry, minimal, control).ok_or(Stopped)
     }
 
     /// The next puzzle (as [`Generator::next_with`]), rated by the logical

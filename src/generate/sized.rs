@@ -4,7 +4,8 @@
 //! [`Control`] bounds the counts: when it stops one, the clues taken so far
 //! stay away and the puzzle is unique but not known to be minimal.
 
-use super::{Generator, Random, Stopped, Symmetry};
+use super::random::Random;
+use super::symmetry::Symmetry;
 use crate::board::{Grid, Shape};
 use crate::solver::{Algorithm, Control, Mode, NoEvents, Search};
 
@@ -20,55 +21,53 @@ pub struct GeneratedGrid {
     pub minimal: bool,
 }
 
-impl Generator {
-    /// The next puzzle of `shape` and `symmetry` (minimal within it unless
-    /// `minimal` is false, as [`Generator::next_with`]), its uniqueness
-    /// checks bounded by `control`: stopped before a solution grid is made,
-    /// `Stopped`; stopped later, the puzzle as it stands, not minimal.
-    pub fn next_sized(
-        &mut self,
-        shape: Shape,
-        symmetry: Symmetry,
-        minimal: bool,
-        control: &Control<'_>,
-    ) -> Result<GeneratedGrid, Stopped> {
-        let solution = random_solution(shape, &mut self.random, control)?;
-        let mut groups = symmetry.groups_of(shape.size());
-        self.random.shuffle(&mut groups);
-        let tries = if minimal {
-            groups.len()
-        } else {
-            self.random.below(groups.len() as u64 + 1) as usize
-        };
-        let mut cells = solution.cells().to_vec();
-        let mut finished = true;
-        for group in &groups[..tries] {
-            let kept = cells.clone();
-            let mut forced = true;
-            for &cell in group {
-                let cell = usize::from(cell);
-                cells[cell] = 0;
-                forced = forced && is_single(shape, &cells, cell, kept[cell]);
-            }
-            if forced {
-                continue;
-            }
-            match count(&Grid::with_cells(shape, cells.clone()), control) {
-                Some(1) => {}
-                Some(_) => cells = kept,
-                None => {
-                    cells = kept;
-                    finished = false;
-                    break;
-                }
+/// The next puzzle of `shape` and `symmetry` from `random` (minimal within
+/// the symmetry unless `minimal` is false, as [`super::Generator::next_with`]),
+/// its uniqueness checks bounded by `control`: stopped before a solution grid
+/// is made, `None`; stopped later, the puzzle as it stands, not minimal.
+pub(super) fn generate(
+    random: &mut Random,
+    shape: Shape,
+    symmetry: Symmetry,
+    minimal: bool,
+    control: &Control<'_>,
+) -> Option<GeneratedGrid> {
+    let solution = random_solution(shape, random, control)?;
+    let mut groups = symmetry.groups_of(shape.size());
+    random.shuffle(&mut groups);
+    let tries = if minimal {
+        groups.len()
+    } else {
+        random.below(groups.len() as u64 + 1) as usize
+    };
+    let mut cells = solution.cells().to_vec();
+    let mut finished = true;
+    for group in &groups[..tries] {
+        let kept = cells.clone();
+        let mut forced = true;
+        for &cell in group {
+            let cell = usize::from(cell);
+            cells[cell] = 0;
+            forced = forced && is_single(shape, &cells, cell, kept[cell]);
+        }
+        if forced {
+            continue;
+        }
+        match count(&Grid::with_cells(shape, cells.clone()), control) {
+            Some(1) => {}
+            Some(_) => cells = kept,
+            None => {
+                cells = kept;
+                finished = false;
+                break;
             }
         }
-        Ok(GeneratedGrid {
-            puzzle: Grid::with_cells(shape, cells),
-            solution,
-            minimal: finished,
-        })
     }
+    Some(GeneratedGrid {
+        puzzle: Grid::with_cells(shape, cells),
+        solution,
+        minimal: finished,
+    })
 }
 
 /// The solutions of `grid` counted to two by the wide engine; `None` when
@@ -109,11 +108,7 @@ fn is_single(shape: Shape, cells: &[u8], cell: usize, digit: u8) -> bool {
 /// stacks, the digits' names, a transposition when boxes are square). Small
 /// boxes filled at random do not always complete (2x2: a digit can be shut
 /// out of a row): after a few such fills the boxes are left empty.
-fn random_solution(
-    shape: Shape,
-    random: &mut Random,
-    control: &Control<'_>,
-) -> Result<Grid, Stopped> {
+fn random_solution(shape: Shape, random: &mut Random, control: &Control<'_>) -> Option<Grid> {
     const FILLS: usize = 16;
     let (rows, cols, n) = (shape.box_rows(), shape.box_cols(), shape.size());
     for fill in 0..=FILLS {
@@ -127,17 +122,17 @@ fn random_solution(
             }
         }
         let grid = Grid::with_cells(shape, cells);
-        let mut search = Search::sized(&grid, Algorithm::Wide, Mode::First).ok_or(Stopped)?;
-        let report = search.finish(control, &mut NoEvents).map_err(|_| Stopped)?;
+        let mut search = Search::sized(&grid, Algorithm::Wide, Mode::First)?;
+        let report = search.finish(control, &mut NoEvents).ok()?;
         let solution = report
             .grid
             .or_else(|| report.solution.map(|board| Grid::from_board(&board)));
         if let Some(solution) = solution {
-            return Ok(shuffled(shape, solution.cells(), random));
+            return Some(shuffled(shape, solution.cells(), random));
         }
     }
     // An empty grid always has a solution.
-    Err(Stopped)
+    None
 }
 
 /// `cells` under a random choice of the moves that keep a grid valid.
@@ -194,6 +189,7 @@ pub fn is_minimal_grid(puzzle: &Grid, symmetry: Symmetry) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::{Generator, Stopped};
 
     /// A plain search of its own, counting to two (naked and hidden singles
     /// at every node, then the cell with the fewest digits; a mask a row,
