@@ -1,8 +1,8 @@
 //! The one place where engine types and protobuf (`pb`) types meet. Knows nothing of
 //! tonic statuses: callers decide what an unknown value means for them.
 
-use crate::board::{Board, CellName, col_of, row_of};
-use crate::generate::{Generated, Symmetry};
+use crate::board::{Board, CellName, Form, Notation, col_of, row_of};
+use crate::generate::{Generated, GeneratedGrid, Symmetry};
 use crate::logic::{LogicStep, Rating};
 use crate::pb;
 use crate::solver::{Algorithm, Event, Mode, Reason, Report, Stats, Step};
@@ -320,6 +320,7 @@ pub fn generate_response(
     generated: &Generated,
     rating: &Rating,
     seed: u64,
+    minimal: bool,
 ) -> pb::GenerateResponse {
     pb::GenerateResponse {
         puzzle: generated.puzzle.to_line(),
@@ -331,6 +332,24 @@ pub fn generate_response(
             .map_or_else(String::new, |technique| technique.name().to_owned()),
         seed,
         clues: generated.puzzle.filled() as u32,
+        minimal,
+    }
+}
+
+/// A generated puzzle of another size as the API gives it: written in
+/// `notation` (symbols, or numbers past 35x35), not rated.
+pub fn generated_grid_response(
+    notation: &Notation,
+    generated: &GeneratedGrid,
+    seed: u64,
+) -> pb::GenerateResponse {
+    pb::GenerateResponse {
+        puzzle: notation.write(generated.puzzle.cells(), Form::Symbols),
+        solution: notation.write(generated.solution.cells(), Form::Symbols),
+        seed,
+        clues: generated.puzzle.filled() as u32,
+        minimal: generated.minimal,
+        ..pb::GenerateResponse::default()
     }
 }
 
@@ -358,6 +377,7 @@ pub fn generate_many_response(one: pb::GenerateResponse) -> pb::GenerateManyResp
         technique: one.technique,
         seed: one.seed,
         clues: one.clues,
+        minimal: one.minimal,
     }
 }
 

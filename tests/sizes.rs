@@ -10,6 +10,7 @@ mod common;
 use sudokud::board::{Grid, Notation, Shape};
 use sudokud::pb::{self, Outcome, Rules};
 use sudokud::solver::{Algorithm, Control, Event, Flow, Mode, Replay, Search};
+use tokio_stream::StreamExt;
 use tonic::Code;
 
 /// Shapes of every kind: square and oblong boxes, both ways round.
@@ -612,4 +613,63 @@ async fn generate_box_makes_unique_symmetric_puzzles_from_a_seed_and_refuses_lev
     let level = sudokud(&["generate", "--box", "4x4", "--level", "easy"], "", &[]).await;
     assert!(!level.status.success());
     assert!(stderr(&level).contains("9x9 only"), "{}", stderr(&level));
+}
+
+#[tokio::test]
+async fn generate_and_generate_many_make_puzzles_of_the_rules_shape() {
+    let server = common::server::start().await;
+    let mut client = server.client.clone();
+    let request = pb::GenerateRequest {
+        seed: 21,
+        symmetry: pb::Symmetry::Rotate180.into(),
+        rules: rules(3, 4, ""),
+        ..Default::default()
+    };
+    let made = client.generate(request.clone()).await.unwrap().into_inner();
+    let shape = Shape::new(3, 4).unwrap();
+    let notation = Notation::new(shape, "").unwrap();
+    let (puzzle, _) = notation.read_cells(&made.puzzle).unwrap();
+    let (solution, _) = notation.read_cells(&made.solution).unwrap();
+    assert!(obeys_rules(shape, &puzzle, &solution), "{made:?}");
+    assert!(made.minimal);
+    assert_eq!(
+        made.clues as usize,
+        puzzle.iter().filter(|&&d| d != 0).count()
+    );
+    assert!(sudokud::generate::Symmetry::Rotate180.holds_in(&puzzle, 12));
+    let grid = Grid::checked(shape, puzzle).unwrap();
+    let mut search = Search::sized(&grid, Algorithm::Propagation, Mode::CountTwo).unwrap();
+    let report = search
+        .finish(&Control::UNTIMED, &mut sudokud::solver::NoEvents)
+        .unwrap();
+    assert_eq!(report.solution_count, 1);
+    // Puzzle i of GenerateMany is Generate's for seed + i, in the same symbols.
+    let many: Vec<pb::GenerateManyResponse> = client
+        .generate_many(pb::GenerateManyRequest {
+            seed: 20,
+            count: 2,
+            symmetry: pb::Symmetry::Rotate180.into(),
+            rules: rules(3, 4, "0123456789AB"),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    assert_eq!(many.len(), 2);
+    assert_eq!(many[1].seed, 21);
+    let custom = Notation::new(shape, "0123456789AB").unwrap();
+    assert_eq!(custom.read_cells(&many[1].puzzle).unwrap().0, grid.cells());
+    // Not rated yet at this size: a level is refused, naming the shape.
+    let status = client
+        .generate(pb::GenerateRequest {
+            level: "easy".into(),
+            ..request
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::Unimplemented);
+    assert!(status.message().contains("12x12"), "{}", status.message());
 }

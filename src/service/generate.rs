@@ -1,8 +1,9 @@
 //! `Generate` and `GenerateMany`: puzzles made on the compute pool under the
 //! solve slots, in turns of a few milliseconds (a rating range may take many
-//! attempts), each rated by the logical solver; a `GenerateMany` stream is a task
-//! that makes its next puzzle only once the client has room for it. Knows nothing
-//! of how puzzles are made or rated.
+//! attempts), each rated by the logical solver; at other sizes (not rated yet)
+//! a puzzle a turn, its counts bounded by the client and the deadline. A
+//! `GenerateMany` stream is a task that makes its next puzzle only once the
+//! client has room for it. Knows nothing of how puzzles are made or rated.
 
 use std::pin::Pin;
 use std::time::{Duration, Instant};
@@ -10,7 +11,7 @@ use std::time::{Duration, Instant};
 use tokio_stream::Stream;
 use tonic::{Code, Request, Response, Status};
 
-use super::puzzle::classic_rules;
+use super::puzzle::sized_notation;
 use tonic_types::{ErrorDetails, StatusExt};
 use tracing::Instrument;
 
@@ -19,10 +20,12 @@ use super::call::{CallEnd, deadline_of, solver_failed, unavailable};
 use super::compute::Work;
 use super::outlet::{Cut, Outlet};
 use super::tracker::OpenStream;
+use crate::board::Notation;
 use crate::convert;
-use crate::generate::{Generated, Generator, MAX_ATTEMPTS, Symmetry};
-use crate::logic::{BadRange, Level, Rating, RatingRange};
+use crate::generate::{Generator, MAX_ATTEMPTS, Symmetry};
+use crate::logic::{BadRange, Level, RatingRange};
 use crate::pb;
+use crate::solver::Interrupted;
 
 /// The response stream of `GenerateMany`.
 pub(super) type GenerateStream =
@@ -32,12 +35,14 @@ pub(super) type GenerateStream =
 const TURN: Duration = Duration::from_millis(5);
 
 /// What a generate request asks for.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Wanted {
     seed: u64,
     symmetry: Symmetry,
     minimal: bool,
     range: RatingRange,
+    /// The grid at sizes other than 9x9 (not rated yet: no range).
+    sized: Option<Notation>,
 }
 
 /// Puzzles being made for consecutive seeds, carried from turn to turn: the
@@ -48,15 +53,15 @@ struct Making {
     seeds: u32,
     generator: Generator,
     attempts: u32,
-    made: Vec<(Generated, Rating, u64)>,
+    made: Vec<pb::GenerateResponse>,
 }
 
 impl Making {
     fn new(wanted: Wanted, seeds: u32) -> Making {
         Making {
+            generator: Generator::new(wanted.seed),
             wanted,
             seeds,
-            generator: Generator::new(wanted.seed),
             attempts: 0,
             made: Vec::new(),
         }
@@ -65,13 +70,16 @@ impl Making {
     /// Makes puzzles until the turn's time is up, the seeds are done, or the
     /// current seed has used its attempts.
     fn turn(&mut self, bounds: &super::compute::Bounds) -> Result<(), Work> {
+        if self.wanted.sized.is_some() {
+            return self.sized_turn(bounds);
+        }
         let turn_ends = Instant::now() + TURN;
         while self.seeds > 0 && self.attempts < MAX_ATTEMPTS && Instant::now() < turn_ends {
             if let Some(why) = bounds.interrupted() {
                 return Err(Work::Interrupted(why));
             }
             self.attempts += 1;
-            let wanted = self.wanted;
+            let wanted = self.wanted.clone();
             let mut why = None;
             let attempt =
                 self.generator
@@ -83,14 +91,52 @@ impl Making {
                 return Err(Work::Interrupted(why));
             }
             if let Ok(Some((generated, rating))) = attempt {
-                self.made.push((generated, rating, wanted.seed));
-                self.seeds -= 1;
-                self.wanted.seed = wanted.seed.wrapping_add(1);
-                self.generator = Generator::new(self.wanted.seed);
-                self.attempts = 0;
+                let made =
+                    convert::generate_response(&generated, &rating, wanted.seed, wanted.minimal);
+                self.next_seed(made);
             }
         }
         Ok(())
+    }
+
+    /// Keeps a puzzle made and moves on to the next seed.
+    fn next_seed(&mut self, made: pb::GenerateResponse) {
+        self.made.push(made);
+        self.seeds -= 1;
+        self.wanted.seed = self.wanted.seed.wrapping_add(1);
+        self.generator = Generator::new(self.wanted.seed);
+        self.attempts = 0;
+    }
+
+    /// One puzzle of another size in one turn (at most 16x16 it takes
+    /// milliseconds), its counts stopped by the client leaving or a tenth of
+    /// the time left before the deadline (at most a second), so a puzzle not
+    /// yet minimal still comes back in time.
+    fn sized_turn(&mut self, bounds: &super::compute::Bounds) -> Result<(), Work> {
+        let Some(notation) = self.wanted.sized.clone() else {
+            return Ok(());
+        };
+        let mut control = bounds.control();
+        control.deadline = control.deadline.map(|deadline| {
+            let left = deadline.saturating_duration_since(Instant::now());
+            deadline - (left / 10).min(Duration::from_secs(1))
+        });
+        let wanted = &self.wanted;
+        let made =
+            self.generator
+                .next_sized(notation.shape(), wanted.symmetry, wanted.minimal, &control);
+        match made {
+            Ok(generated) => {
+                let seed = wanted.seed;
+                self.next_seed(convert::generated_grid_response(
+                    &notation, &generated, seed,
+                ));
+                Ok(())
+            }
+            Err(_) => Err(Work::Interrupted(
+                bounds.interrupted().unwrap_or(Interrupted::DeadlinePassed),
+            )),
+        }
     }
 }
 
@@ -101,24 +147,9 @@ impl SudokuSolver {
     ) -> Result<Response<pb::GenerateResponse>, Status> {
         let deadline = deadline_of(request.metadata());
         let wanted = wanted(&request.into_inner())?;
-        let (generated, rating) = self.generate_one(wanted, deadline).await?;
-        Ok(Response::new(convert::generate_response(
-            &generated,
-            &rating,
-            wanted.seed,
-        )))
-    }
-
-    /// One puzzle of `wanted`, in turns on the compute pool.
-    async fn generate_one(
-        &self,
-        wanted: Wanted,
-        deadline: Option<Instant>,
-    ) -> Result<(Generated, Rating), Status> {
         let making = Making::new(wanted, 1);
         let mut made = self.make_some(making, deadline).await?.made;
-        let (generated, rating, _) = made.pop().ok_or_else(solver_failed)?;
-        Ok((generated, rating))
+        Ok(Response::new(made.pop().ok_or_else(solver_failed)?))
     }
 
     /// Goes on with `making` in turns on the compute pool until it has made at
@@ -236,7 +267,7 @@ impl Many {
             let room = (1 + out.free()).min((self.count - sent) as usize) as u32;
             let wanted = Wanted {
                 seed: self.wanted.seed.wrapping_add(u64::from(sent)),
-                ..self.wanted
+                ..self.wanted.clone()
             };
             let making = Making::new(wanted, room);
             let made = tokio::select! {
@@ -248,8 +279,7 @@ impl Many {
                 Err(status) => return Ok(Err(status)),
             };
             let mut permit = Some(permit);
-            for (generated, rating, seed) in made {
-                let one = convert::generate_response(&generated, &rating, seed);
+            for one in made {
                 let message = Ok(convert::generate_many_response(one));
                 match permit.take() {
                     Some(permit) => permit.send(message),
@@ -265,27 +295,42 @@ impl Many {
 
 /// The request's fields checked: a symmetry the API has, ratings that are
 /// numbers from 0 up with the lowest not above the highest, a level the
-/// server knows (and not together with ratings). Seed 0 draws one.
+/// server knows (and not together with ratings), no rating bounds at sizes
+/// not rated yet. Seed 0 draws one.
 fn wanted(request: &pb::GenerateRequest) -> Result<Wanted, Status> {
-    let pb::GenerateRequest {
+    let sized = sized_notation(request.rules.as_ref())?;
+    let symmetry = convert::symmetry_from_pb(request.symmetry)
+        .map_err(|unknown| bad("symmetry", format!("unknown symmetry {unknown}")))?;
+    let range = range_of(request)?;
+    let bounded =
+        !request.level.is_empty() || request.min_rating != 0.0 || request.max_rating != 0.0;
+    if let Some(notation) = sized.as_ref().filter(|_| bounded) {
+        return Err(Status::unimplemented(format!(
+            "puzzles of {} are not rated yet: generate them without level, min_rating \
+             and max_rating (those work at 9x9)",
+            notation.shape()
+        )));
+    }
+    let seed = if request.seed == 0 {
+        random_seed()
+    } else {
+        request.seed
+    };
+    Ok(Wanted {
         seed,
         symmetry,
-        min_rating,
-        max_rating,
-        ref level,
-        not_minimal,
-        ref rules,
-    } = *request;
-    classic_rules(rules.as_ref(), "Generate")?;
-    let bad = |field: &str, description: String| {
-        let details = ErrorDetails::with_bad_request_violation(field, description.clone());
-        Status::with_error_details(Code::InvalidArgument, description, details)
-    };
-    let symmetry = convert::symmetry_from_pb(symmetry)
-        .map_err(|unknown| bad("symmetry", format!("unknown symmetry {unknown}")))?;
-    let range = if level.is_empty() {
+        minimal: !request.not_minimal,
+        range,
+        sized,
+    })
+}
+
+/// The rating range of a request: its level's, or its ratings'.
+fn range_of(request: &pb::GenerateRequest) -> Result<RatingRange, Status> {
+    let (min_rating, max_rating, level) = (request.min_rating, request.max_rating, &request.level);
+    if level.is_empty() {
         let high = (max_rating != 0.0).then_some(max_rating);
-        RatingRange::between(min_rating, high).map_err(|why| match why {
+        return RatingRange::between(min_rating, high).map_err(|why| match why {
             BadRange::NotARating { high, value } => {
                 let field = if high { "max_rating" } else { "min_rating" };
                 bad(
@@ -297,27 +342,25 @@ fn wanted(request: &pb::GenerateRequest) -> Result<Wanted, Status> {
                 "min_rating",
                 format!("min_rating {min_rating} is above max_rating {max_rating}"),
             ),
-        })?
-    } else {
-        let level = Level::named(level).ok_or_else(|| {
-            let names: Vec<&str> = Level::ALL.iter().map(|level| level.name()).collect();
-            bad(
-                "level",
-                format!("unknown level {level:?}: one of {}", names.join(", ")),
-            )
-        })?;
-        if min_rating != 0.0 || max_rating != 0.0 {
-            return Err(bad("level", "give a level or ratings, not both".to_owned()));
-        }
-        RatingRange::of(level)
-    };
-    let seed = if seed == 0 { random_seed() } else { seed };
-    Ok(Wanted {
-        seed,
-        symmetry,
-        minimal: !not_minimal,
-        range,
-    })
+        });
+    }
+    let level = Level::named(level).ok_or_else(|| {
+        let names: Vec<&str> = Level::ALL.iter().map(|level| level.name()).collect();
+        bad(
+            "level",
+            format!("unknown level {level:?}: one of {}", names.join(", ")),
+        )
+    })?;
+    if min_rating != 0.0 || max_rating != 0.0 {
+        return Err(bad("level", "give a level or ratings, not both".to_owned()));
+    }
+    Ok(RatingRange::of(level))
+}
+
+/// `INVALID_ARGUMENT` with a violation on `field`.
+fn bad(field: &str, description: String) -> Status {
+    let details = ErrorDetails::with_bad_request_violation(field, description.clone());
+    Status::with_error_details(Code::InvalidArgument, description, details)
 }
 
 /// A seed nobody asked for: std's per-process random hash keys, mixed with the time.

@@ -184,13 +184,10 @@ pub(super) fn classic_board(
     }
 }
 
-/// Checks the rules of a request to an RPC that makes 9x9 puzzles only so far
-/// (`Generate`, `GenerateMany`).
-pub(super) fn classic_rules(rules: Option<&pb::Rules>, rpc: &str) -> Result<(), Status> {
-    match notation_of(rules)? {
-        Some(notation) if !notation.shape().is_classic() => Err(nine_only(rpc, notation.shape())),
-        _ => Ok(()),
-    }
+/// The notation of a request's rules when they name a shape other than 9x9
+/// (`None`: the classic grid, whatever symbols).
+pub(super) fn sized_notation(rules: Option<&pb::Rules>) -> Result<Option<Notation>, Status> {
+    Ok(notation_of(rules)?.filter(|notation| !notation.shape().is_classic()))
 }
 
 fn nine_only(rpc: &str, shape: Shape) -> Status {
