@@ -673,3 +673,34 @@ async fn generate_and_generate_many_make_puzzles_of_the_rules_shape() {
     assert_eq!(status.code(), Code::Unimplemented);
     assert!(status.message().contains("12x12"), "{}", status.message());
 }
+
+#[tokio::test]
+async fn a_large_generate_answers_a_unique_puzzle_within_its_deadline() {
+    let server = common::server::start().await;
+    let mut client = server.client.clone();
+    let mut request = tonic::Request::new(pb::GenerateRequest {
+        seed: 1,
+        rules: rules(5, 5, ""),
+        ..Default::default()
+    });
+    request.set_timeout(std::time::Duration::from_secs(3));
+    // Answered, not cut: the server keeps back part of the time left.
+    let made = client.generate(request).await.unwrap().into_inner();
+    let shape = Shape::new(5, 5).unwrap();
+    let (puzzle, _) = Notation::new(shape, "")
+        .unwrap()
+        .read_cells(&made.puzzle)
+        .unwrap();
+    let grid = Grid::checked(shape, puzzle).unwrap();
+    let mut search = Search::sized(&grid, Algorithm::Wide, Mode::CountTwo).unwrap();
+    let report = search
+        .finish(&Control::UNTIMED, &mut sudokud::solver::NoEvents)
+        .unwrap();
+    assert_eq!(report.solution_count, 1);
+    if made.minimal {
+        assert!(sudokud::generate::is_minimal_grid(
+            &grid,
+            sudokud::generate::Symmetry::None
+        ));
+    }
+}
