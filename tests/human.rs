@@ -278,6 +278,7 @@ async fn generate_makes_unique_minimal_symmetric_puzzles_in_range_and_repeats_a_
             .into_inner();
         let puzzle = Board::parse(&made.puzzle).unwrap();
         assert!(generate::is_minimal(&puzzle, engine), "{made:?}");
+        assert!(made.minimal, "{made:?}");
         assert!(engine.holds(&puzzle), "{made:?}");
         assert_eq!(solution_of(&made.puzzle).to_line(), made.solution);
         assert!(

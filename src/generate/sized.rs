@@ -16,8 +16,9 @@ pub struct GeneratedGrid {
     pub puzzle: Grid,
     /// Its solution.
     pub solution: Grid,
-    /// Whether every group of clues was tried: the puzzle is minimal within
-    /// its symmetry (or, asked for one that is not minimal, as intended).
+    /// Whether every group of clues was tried, so the puzzle is minimal
+    /// within its symmetry: false when a count was stopped, and when a puzzle
+    /// not minimal was asked for (it stopped at a random point).
     pub minimal: bool,
 }
 
@@ -66,7 +67,7 @@ pub(super) fn generate(
     Some(GeneratedGrid {
         puzzle: Grid::with_cells(shape, cells),
         solution,
-        minimal: finished,
+        minimal: finished && minimal,
     })
 }
 
@@ -360,7 +361,7 @@ mod tests {
     }
 
     #[test]
-    fn the_same_seed_gives_the_same_grids_and_a_stopped_count_a_puzzle_not_minimal() {
+    fn the_same_seed_gives_the_same_grids_and_only_a_full_pass_says_minimal() {
         let shape = Shape::new(2, 3).unwrap();
         let take = |seed| {
             let mut generator = Generator::new(seed);
@@ -385,5 +386,11 @@ mod tests {
             generator.next_sized(Shape::new(4, 4).unwrap(), Symmetry::None, true, &none),
             Err(Stopped)
         );
+        // Asked for a puzzle that is not minimal: unique, not said minimal.
+        let loose = generator
+            .next_sized(shape, Symmetry::None, false, &Control::UNTIMED)
+            .unwrap();
+        assert!(!loose.minimal);
+        assert_eq!(Counter::count(shape, loose.puzzle.cells()), 1);
     }
 }
