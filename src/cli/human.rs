@@ -140,39 +140,44 @@ pub(super) fn generate(args: GenerateArgs) -> CliResult {
     }
     let range = args.range()?;
     let symmetry = args.symmetry.engine();
-    let seed = args.seed;
     let minimal = !args.not_minimal;
     let rated = args.rated;
+    by_seed(&args, |seed, out| {
+        let mut generator = Generator::new(seed);
+        for _ in 0..MAX_ATTEMPTS {
+            if let Ok(Some((generated, rating))) =
+                generator.attempt(symmetry, minimal, range, || true)
+            {
+                let _ = match rated {
+                    true => writeln!(
+                        out,
+                        "{} {:.1} {}",
+                        generated.puzzle.to_line(),
+                        rating.value,
+                        rating.level().name()
+                    ),
+                    false => writeln!(out, "{}", generated.puzzle.to_line()),
+                };
+                return;
+            }
+        }
+        let _ = writeln!(
+            out,
+            "error: no puzzle rated in range after {MAX_ATTEMPTS} attempts (seed {seed})"
+        );
+    })
+}
+
+/// `make` for puzzle i from seed `--seed` + i, `--count` of them, on the
+/// worker threads, printed in seed order.
+fn by_seed(args: &GenerateArgs, make: impl Fn(u64, &mut Vec<u8>) + Sync) -> CliResult {
     let seeds: Vec<u64> = (0..args.count)
-        .map(|index| seed.wrapping_add(index))
+        .map(|index| args.seed.wrapping_add(index))
         .collect();
     print_all(solve_all(
         &seeds,
         threads(args.threads),
-        |_: &mut (), &seed, out| {
-            let mut generator = Generator::new(seed);
-            for _ in 0..MAX_ATTEMPTS {
-                if let Ok(Some((generated, rating))) =
-                    generator.attempt(symmetry, minimal, range, || true)
-                {
-                    let _ = match rated {
-                        true => writeln!(
-                            out,
-                            "{} {:.1} {}",
-                            generated.puzzle.to_line(),
-                            rating.value,
-                            rating.level().name()
-                        ),
-                        false => writeln!(out, "{}", generated.puzzle.to_line()),
-                    };
-                    return;
-                }
-            }
-            let _ = writeln!(
-                out,
-                "error: no puzzle rated in range after {MAX_ATTEMPTS} attempts (seed {seed})"
-            );
-        },
+        |_: &mut (), &seed, out| make(seed, out),
     ))?;
     Ok(())
 }
@@ -191,25 +196,17 @@ fn generate_sized(args: GenerateArgs, shape: Shape) -> CliResult {
         .map_err(|error| format!("--symbols: {error}"))?;
     let symmetry = args.symmetry.engine();
     let minimal = !args.not_minimal;
-    let seeds: Vec<u64> = (0..args.count)
-        .map(|index| args.seed.wrapping_add(index))
-        .collect();
-    print_all(solve_all(
-        &seeds,
-        threads(args.threads),
-        |_: &mut (), &seed, out| {
-            let mut generator = Generator::new(seed);
-            let _ = match generator.next_sized(shape, symmetry, minimal, &Control::UNTIMED) {
-                Ok(generated) => writeln!(
-                    out,
-                    "{}",
-                    notation.write(generated.puzzle.cells(), Form::Symbols)
-                ),
-                Err(_) => writeln!(out, "error: no solution grid made (seed {seed})"),
-            };
-        },
-    ))?;
-    Ok(())
+    by_seed(&args, |seed, out| {
+        let mut generator = Generator::new(seed);
+        let _ = match generator.next_sized(shape, symmetry, minimal, &Control::UNTIMED) {
+            Ok(generated) => writeln!(
+                out,
+                "{}",
+                notation.write(generated.puzzle.cells(), Form::Symbols)
+            ),
+            Err(_) => writeln!(out, "error: no solution grid made (seed {seed})"),
+        };
+    })
 }
 
 /// The logical solve of a puzzle line, and its solution; an error when the
