@@ -245,7 +245,10 @@ impl Learning {
         let lbd = if keep {
             0
         } else {
-            let mut levels: Vec<u32> = self.learnt.iter().map(|&l| self.level[var(l)]).collect();
+            // The work list's buffer, free between dead ends.
+            let levels = &mut self.scratch.stack;
+            levels.clear();
+            levels.extend(self.learnt.iter().map(|&l| self.level[var(l)] as usize));
             levels.sort_unstable();
             levels.dedup();
             levels.len() as u32
