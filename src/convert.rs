@@ -1,7 +1,7 @@
 //! The one place where engine types and protobuf (`pb`) types meet. Knows nothing of
 //! tonic statuses: callers decide what an unknown value means for them.
 
-use crate::board::{Board, CellName, Form, Notation, col_of, row_of};
+use crate::board::{CellAt, Form, Notation};
 use crate::generate::{Generated, GeneratedGrid, Symmetry};
 use crate::logic::{LogicStep, Rating};
 use crate::pb;
@@ -206,44 +206,52 @@ pub fn finished_message(report: &Report, solution: String) -> pb::SolveStepsResp
     }
 }
 
-/// A candidate (a cell and a digit) as the API gives it.
-pub fn candidate_to_pb((cell, digit): crate::logic::Candidate) -> pb::Candidate {
+/// A candidate (a cell and a digit) of a grid `side` cells wide as the API
+/// gives it.
+pub fn candidate_to_pb((cell, digit): crate::logic::Candidate, side: usize) -> pb::Candidate {
     pb::Candidate {
-        row: row_of(cell) as u32,
-        col: col_of(cell) as u32,
+        row: (cell / side) as u32,
+        col: (cell % side) as u32,
         digit: u32::from(digit),
     }
 }
 
-/// A logical step as the `seq`-th step of an explanation.
-pub fn logic_step_to_pb(seq: u64, step: &LogicStep) -> pb::LogicStep {
-    let candidates = |list: &[crate::logic::Candidate]| {
-        list.iter()
-            .copied()
-            .map(candidate_to_pb)
-            .collect::<Vec<_>>()
-    };
+/// The candidates of a grid `side` cells wide as the API gives them.
+pub fn candidates_to_pb(list: &[crate::logic::Candidate], side: usize) -> Vec<pb::Candidate> {
+    list.iter()
+        .map(|&candidate| candidate_to_pb(candidate, side))
+        .collect()
+}
+
+/// A logical step as the `seq`-th step of an explanation of a grid `side`
+/// cells wide.
+pub fn logic_step_to_pb(seq: u64, step: &LogicStep, side: usize) -> pb::LogicStep {
     pb::LogicStep {
         technique: step.technique.name().to_owned(),
-        placements: candidates(&step.placements),
-        eliminations: candidates(&step.eliminations),
-        pattern: candidates(&step.pattern),
+        placements: candidates_to_pb(&step.placements, side),
+        eliminations: candidates_to_pb(&step.eliminations, side),
+        pattern: candidates_to_pb(&step.pattern, side),
         rating: step.rating,
-        description: step.to_string(),
+        description: step.describe(side),
         seq,
         by_search: false,
     }
 }
 
-/// A step the search made: it places `placements`, taken from the solution.
-pub fn search_step_to_pb(seq: u64, placements: &[crate::logic::Candidate]) -> pb::LogicStep {
+/// A step the search made on a grid `side` cells wide: it places
+/// `placements`, taken from the solution.
+pub fn search_step_to_pb(
+    seq: u64,
+    placements: &[crate::logic::Candidate],
+    side: usize,
+) -> pb::LogicStep {
     let names: Vec<String> = placements
         .iter()
-        .map(|&(cell, digit)| format!("{}={digit}", CellName(cell)))
+        .map(|&(cell, digit)| format!("{}={digit}", CellAt { cell, side }))
         .collect();
     pb::LogicStep {
         technique: "search".to_owned(),
-        placements: placements.iter().copied().map(candidate_to_pb).collect(),
+        placements: candidates_to_pb(placements, side),
         description: format!("search: place {}", names.join(" ")),
         seq,
         by_search: true,
@@ -299,12 +307,12 @@ pub fn rate_response(rating: &Rating, search: &Stats) -> pb::RateResponse {
 }
 
 /// The last message of an explanation.
-pub fn explain_finished(solution: &Board, end: &Board, rating: &Rating) -> pb::ExplainResponse {
+pub fn explain_finished(solution: String, end: String, rating: &Rating) -> pb::ExplainResponse {
     let finished = pb::ExplainFinished {
-        solution: solution.to_line(),
+        solution,
         rating: rating.value,
         needed_search: !rating.solved,
-        end: end.to_line(),
+        end,
         technique: rating
             .technique
             .map_or_else(String::new, |technique| technique.name().to_owned()),
@@ -337,10 +345,12 @@ pub fn generate_response(
 }
 
 /// A generated puzzle of another size as the API gives it: written in
-/// `notation` (symbols, or numbers past 35x35), not rated.
+/// `notation` (symbols, or numbers past 35x35), with its rating when it was
+/// rated.
 pub fn generated_grid_response(
     notation: &Notation,
     generated: &GeneratedGrid,
+    rating: Option<&Rating>,
     seed: u64,
 ) -> pb::GenerateResponse {
     pb::GenerateResponse {
@@ -349,7 +359,11 @@ pub fn generated_grid_response(
         seed,
         clues: generated.puzzle.filled() as u32,
         minimal: generated.minimal,
-        ..pb::GenerateResponse::default()
+        rating: rating.map_or(0.0, |rating| rating.value),
+        level: rating.map_or_else(String::new, |rating| rating.level().name().to_owned()),
+        technique: rating
+            .and_then(|rating| rating.technique)
+            .map_or_else(String::new, |technique| technique.name().to_owned()),
     }
 }
 

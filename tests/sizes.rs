@@ -533,14 +533,18 @@ async fn bad_rules_and_text_say_what_and_where() {
             status.message()
         );
     }
-    let explain = client
+    let rate = client
         .rate(pb::RateRequest {
             puzzle: ".".repeat(36),
             rules: rules(2, 3, ""),
         })
         .await
         .unwrap_err();
-    assert_eq!(explain.code(), Code::Unimplemented);
+    assert_eq!(rate.code(), Code::FailedPrecondition, "{rate:?}");
+    assert!(
+        rate.message().contains("more than one solution"),
+        "{rate:?}"
+    );
 }
 
 #[tokio::test]
@@ -563,7 +567,7 @@ async fn an_empty_sixty_four_grid_is_answered_or_cut_by_the_step_cap() {
 }
 
 #[tokio::test]
-async fn generate_box_makes_unique_symmetric_puzzles_from_a_seed_and_refuses_levels() {
+async fn generate_box_makes_unique_symmetric_puzzles_from_a_seed_at_a_level() {
     use common::process::{stderr, stdout, sudokud};
     let args = [
         "generate",
@@ -606,9 +610,25 @@ async fn generate_box_makes_unique_symmetric_puzzles_from_a_seed_and_refuses_lev
     let second = sudokud(&second, "", &[]).await;
     assert_eq!(stdout(&second).trim(), lines[1]);
     assert_ne!(lines[0], lines[1]);
-    let level = sudokud(&["generate", "--box", "4x4", "--level", "easy"], "", &[]).await;
-    assert!(!level.status.success());
-    assert!(stderr(&level).contains("9x9 only"), "{}", stderr(&level));
+    // Rated on the ladder: a level gives puzzles its explanation rates in
+    // the level's range.
+    let level = ["generate", "--box", "3x2", "--level", "fiendish", "--rated"];
+    let level = sudokud(
+        &[&level[..], &["--count", "2", "--seed", "4"]].concat(),
+        "",
+        &[],
+    )
+    .await;
+    assert!(level.status.success(), "{}", stderr(&level));
+    let notation = Notation::new(Shape::new(3, 2).unwrap(), "").unwrap();
+    for line in stdout(&level).lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (grid, _) = notation.read(fields[0]).unwrap();
+        let rating = sudokud::logic::explain_grid(&grid, || true, &|| false).rating();
+        assert_eq!(fields[1], format!("{:.1}", rating.value), "{line}");
+        assert_eq!(fields[2], "fiendish", "{line}");
+        assert!((2.6..=6.0).contains(&rating.value), "{line}");
+    }
 }
 
 #[tokio::test]
@@ -654,16 +674,37 @@ async fn generate_and_generate_many_make_puzzles_of_the_rules_shape() {
     assert_eq!(many[1].seed, 21);
     let custom = Notation::new(shape, "0123456789AB").unwrap();
     assert_eq!(custom.read_cells(&many[1].puzzle).unwrap().0, grid.cells());
-    // Not rated yet at this size: a level is refused, naming the shape.
+    // Rated on the ladder: a level's puzzle rates in its range, as Rate says.
+    let hard = client
+        .generate(pb::GenerateRequest {
+            level: "hard".into(),
+            ..request.clone()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(hard.level, "hard");
+    let rated = client
+        .rate(pb::RateRequest {
+            puzzle: hard.puzzle.clone(),
+            rules: rules(3, 4, ""),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!((rated.rating, rated.level), (hard.rating, hard.level));
+    // A bound no puzzle meets (every puzzle takes a step of 1.0 or more) is
+    // refused after a bounded effort, naming the shape.
     let status = client
         .generate(pb::GenerateRequest {
-            level: "easy".into(),
+            max_rating: 0.5,
+            rules: rules(2, 2, ""),
             ..request
         })
         .await
         .unwrap_err();
-    assert_eq!(status.code(), Code::Unimplemented);
-    assert!(status.message().contains("12x12"), "{}", status.message());
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(status.message().contains("4x4"), "{}", status.message());
 }
 
 #[tokio::test]

@@ -113,7 +113,7 @@ pub(super) struct GenerateArgs {
     pub(super) threads: Option<usize>,
     /// Grids of another size: a box's rows and columns, ROWSxCOLS (2x3 for 6x6,
     /// 4x4 for 16x16, up to 8x8). Puzzles come as symbols up to 35x35 and as
-    /// numbers (0 empty) above; not rated yet (no level or rating bounds).
+    /// numbers (0 empty) above, rated on the same ladder as 9x9.
     #[arg(long = "box", value_name = "ROWSxCOLS", value_parser = super::values::box_shape)]
     pub(super) box_shape: Option<crate::board::Shape>,
     /// The symbols the puzzles are written in, one for each digit in order

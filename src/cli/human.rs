@@ -7,8 +7,8 @@ use std::io::Write;
 use super::args::{ExplainArgs, GenerateArgs, HintArgs, RateArgs};
 use super::lines::{print_all, read_input, solve_all, threads};
 use super::runtime::CliResult;
-use crate::board::{Board, CellName, Form, Notation, Shape, puzzle_lines};
-use crate::generate::{Generator, MAX_ATTEMPTS};
+use crate::board::{Board, CellName, Form, Grid, Notation, Shape, puzzle_lines};
+use crate::generate::{Generator, MAX_ATTEMPTS, attempts_for};
 use crate::logic::{self, Explanation, Next};
 use crate::solver::{self, Control, Uniqueness};
 
@@ -60,7 +60,10 @@ pub(super) fn explain(args: ExplainArgs) -> CliResult {
                 let _ = writeln!(
                     out,
                     "  the techniques run out here: {}",
-                    explanation.end.to_line()
+                    crate::board::Board::with_cells(
+                        explanation.end.as_slice().try_into().unwrap_or([0; 81])
+                    )
+                    .to_line()
                 );
                 if finish {
                     let _ = writeln!(out, "  search: {}", solution.to_line());
@@ -86,10 +89,10 @@ pub(super) fn hint(args: HintArgs) -> CliResult {
         Some(board) => Board::parse_cells(board).map_err(|e| format!("invalid board: {e}"))?,
         None => *givens.cells(),
     };
-    if let Some(changed) = logic::changed_given(&givens, &position) {
+    if let Some(changed) = logic::changed_given(givens.cells(), &position) {
         return Err(format!("invalid board: {changed}").into());
     }
-    let hint = logic::hint(&position, &solution);
+    let hint = logic::hint(&position, &Grid::from_board(&solution));
     if !hint.wrong.is_empty() {
         let wrong: Vec<String> = hint
             .wrong
@@ -183,29 +186,38 @@ fn by_seed(args: &GenerateArgs, make: impl Fn(u64, &mut Vec<u8>) + Sync) -> CliR
 }
 
 /// `sudokud generate --box`: unique puzzles of another size, minimal unless
-/// asked otherwise; not rated yet, so no level or rating bound.
+/// asked otherwise, rated on the same ladder (a level or rating bound is
+/// tried for `attempts_for` the shape before the seed is given up).
 fn generate_sized(args: GenerateArgs, shape: Shape) -> CliResult {
-    if args.level.is_some() || args.min_rating.is_some() || args.max_rating.is_some() || args.rated
-    {
-        return Err(format!(
-            "--level, --min-rating, --max-rating and --rated work at 9x9 only so far, not {shape}"
-        )
-        .into());
-    }
+    let range = args.range()?;
     let notation = Notation::new(shape, args.symbols.as_deref().unwrap_or_default())
         .map_err(|error| format!("--symbols: {error}"))?;
     let symmetry = args.symmetry.engine();
     let minimal = !args.not_minimal;
+    let cap = attempts_for(shape);
     by_seed(&args, |seed, out| {
         let mut generator = Generator::new(seed);
-        let _ = match generator.next_sized(shape, symmetry, minimal, &Control::UNTIMED) {
-            Ok(generated) => writeln!(
-                out,
-                "{}",
-                notation.write(generated.puzzle.cells(), Form::Symbols)
-            ),
-            Err(_) => writeln!(out, "error: no solution grid made (seed {seed})"),
-        };
+        for _ in 0..cap {
+            let attempt =
+                generator.attempt_sized(shape, symmetry, minimal, range, &Control::UNTIMED);
+            if let Ok(Some((generated, rating))) = attempt {
+                let puzzle = notation.write(generated.puzzle.cells(), Form::Symbols);
+                let _ = match (args.rated, rating) {
+                    (true, Some(rating)) => writeln!(
+                        out,
+                        "{puzzle} {:.1} {}",
+                        rating.value,
+                        rating.level().name()
+                    ),
+                    _ => writeln!(out, "{puzzle}"),
+                };
+                return;
+            }
+        }
+        let _ = writeln!(
+            out,
+            "error: no puzzle of {shape} rated in range after {cap} attempts (seed {seed})"
+        );
     })
 }
 

@@ -29,6 +29,15 @@ use crate::solver::{Algorithm, Control, Search, count_solutions};
 /// on the range.
 pub const MAX_ATTEMPTS: u32 = 20_000;
 
+/// The most attempts for one puzzle of `shape` in a rating range: as many as
+/// at 9x9 up to 9x9, then fewer as a puzzle and its rating take longer (by the
+/// fourth power of the cells: seconds of work on one core up to 16x16), at
+/// least five.
+pub fn attempts_for(shape: Shape) -> u32 {
+    let scale = (81.0 / shape.cells() as f64).powi(4);
+    (f64::from(MAX_ATTEMPTS) * scale).clamp(5.0, f64::from(MAX_ATTEMPTS)) as u32
+}
+
 /// One generated puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Generated {
@@ -83,6 +92,33 @@ impl Generator {
         control: &Control<'_>,
     ) -> Result<GeneratedGrid, Stopped> {
         sized::generate(&mut self.random, shape, symmetry, minimal, control).ok_or(Stopped)
+    }
+
+    /// The next puzzle of `shape` (as [`Generator::next_sized`]), rated by the
+    /// logical solve within `control`: with its rating when that is in
+    /// `range`, `None` when it is not. A solve `control` stops leaves the
+    /// puzzle unrated (`None` for the rating), which only a caller taking any
+    /// rating gets.
+    pub fn attempt_sized(
+        &mut self,
+        shape: Shape,
+        symmetry: Symmetry,
+        minimal: bool,
+        range: RatingRange,
+        control: &Control<'_>,
+    ) -> Result<Option<(GeneratedGrid, Option<Rating>)>, Stopped> {
+        let generated = self.next_sized(shape, symmetry, minimal, control)?;
+        let halted = || control.halted();
+        let explanation = crate::logic::explain_grid(&generated.puzzle, || !halted(), &halted);
+        if halted() {
+            return (range == RatingRange::ANY)
+                .then_some(Some((generated, None)))
+                .ok_or(Stopped);
+        }
+        let rating = explanation.rating();
+        Ok(range
+            .contains(rating.value)
+            .then_some((generated, Some(rating))))
     }
 
     /// The next puzzle (as [`Generator::next_with`]), rated by the logical

@@ -10,27 +10,25 @@
 
 use super::pencil::{ALL, CELL_UNITS, Digits, PEERS, Pencil, UNITS, bit, digits};
 use super::step::{LogicStep, Technique};
+use super::trials::{Attempt, Depth, Trial, Trials, broken_by};
 use crate::board::{CELLS, Cell};
 
-/// What the propagation after an assumption may use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Depth {
-    /// Hidden singles of the assumed digit only.
-    OneDigit,
-    /// Naked and hidden singles of every digit.
-    Singles,
-    /// Singles, and pointing and claiming.
-    Locked,
+impl Trials for Pencil {
+    /// The 9x9 trials are a few hundred short ones: `stop` is not asked.
+    fn contradiction(
+        &self,
+        depth: Depth,
+        technique: Technique,
+        _stop: &dyn Fn() -> bool,
+    ) -> Option<LogicStep> {
+        contradiction(self, depth, technique)
+    }
 }
 
 /// The candidate whose assumption leads to a contradiction at `depth` in the
 /// fewest forced moves, eliminated; its rating is the technique's plus the
 /// length modifier of those moves.
-pub(super) fn contradiction(
-    pencil: &Pencil,
-    depth: Depth,
-    technique: Technique,
-) -> Option<LogicStep> {
+fn contradiction(pencil: &Pencil, depth: Depth, technique: Technique) -> Option<LogicStep> {
     let start = Forced::new(pencil);
     let mut assumptions = (0..CELLS)
         .filter(|&cell| pencil.candidates(cell).count_ones() >= 2)
@@ -49,17 +47,7 @@ pub(super) fn contradiction(
         }))
     };
     let (moves, cell, digit) = best?;
-    let mut step = LogicStep::eliminating(technique, vec![(cell, digit)], vec![(cell, digit)]);
-    step.rating = (technique.rating() * 10.0 + length_modifier(moves)).round() / 10.0;
-    Some(step)
-}
-
-/// A trial under way: an assumption made, forced moves to go on with.
-trait Attempt {
-    /// Makes forced moves until the grid breaks, none is left, or `limit`
-    /// moves (counting the assumption) are made; a capped trial goes on from
-    /// where it stopped when asked again with a higher limit.
-    fn go_on(&mut self, limit: usize) -> Trial;
+    Some(broken_by(moves, (cell, digit), technique))
 }
 
 /// The trial that breaks in the fewest moves, the first in the given order
@@ -92,35 +80,6 @@ fn shortest<T: Attempt>(trials: impl Iterator<Item = (Cell, u8, T)>) -> Option<(
         }
     }
     best
-}
-
-/// How one trial ended.
-enum Trial {
-    /// The grid broke after this many moves.
-    Broke(usize),
-    /// No move was left, and the grid holds.
-    Held,
-    /// The limit of moves was reached first.
-    Capped,
-}
-
-/// Tenths added for a chain of `moves` forced moves: one more each time the
-/// length passes 4, 6, 8, 12, 16, 24, 32, 48, ... (each step half again or a
-/// third again the last), the shape of Sudoku Explainer's length modifier.
-fn length_modifier(moves: usize) -> f64 {
-    let mut tenths = 0.0;
-    let mut limit = 4usize;
-    let mut grow_by_half = true;
-    while moves > limit {
-        tenths += 1.0;
-        limit = if grow_by_half {
-            limit + limit / 2
-        } else {
-            limit * 4 / 3
-        };
-        grow_by_half = !grow_by_half;
-    }
-    tenths
 }
 
 /// A pencil-mark grid that keeps, move by move, what a trial asks after each

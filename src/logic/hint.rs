@@ -3,15 +3,20 @@
 //! them. Knows nothing of how the solution was found: it only marks digits
 //! wrong, and places one from it only when the techniques run out.
 
+use super::ladder::next_step_until;
 use super::pencil::Pencil;
 use super::step::{Candidate, LogicStep};
-use crate::board::{Board, CELLS, Cell, CellName, cell_char};
+use super::trials::Trials;
+use super::wide::WidePencil;
+use crate::board::{Board, Cell, CellAt, Grid};
 
 /// A position that changes one of the puzzle's givens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChangedGiven {
     /// The cell.
     pub cell: Cell,
+    /// N: cells in a row of the grid.
+    pub side: usize,
     /// What the position holds there (0 for empty).
     pub holds: u8,
     /// The given.
@@ -20,21 +25,37 @@ pub struct ChangedGiven {
 
 impl std::fmt::Display for ChangedGiven {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} holds {} but the puzzle gives {} there",
-            CellName(self.cell),
-            cell_char(self.holds),
-            self.given
-        )
+        let cell = CellAt {
+            cell: self.cell,
+            side: self.side,
+        };
+        match self.holds {
+            0 => write!(
+                f,
+                "{cell} holds . but the puzzle gives {} there",
+                self.given
+            ),
+            holds => write!(
+                f,
+                "{cell} holds {holds} but the puzzle gives {} there",
+                self.given
+            ),
+        }
     }
 }
 
-/// The first given of `givens` that `position` does not hold, if any.
-pub fn changed_given(givens: &Board, position: &[u8; CELLS]) -> Option<ChangedGiven> {
-    (0..CELLS).find_map(|cell| {
-        let (given, holds) = (givens.get(cell), position[cell]);
-        (given != 0 && holds != given).then_some(ChangedGiven { cell, holds, given })
+/// The first given of `givens` (N x N cells, row-major) that `position`
+/// does not hold, if any.
+pub fn changed_given(givens: &[u8], position: &[u8]) -> Option<ChangedGiven> {
+    let side = givens.len().isqrt();
+    (0..givens.len()).find_map(|cell| {
+        let (given, holds) = (givens[cell], position[cell]);
+        (given != 0 && holds != given).then_some(ChangedGiven {
+            cell,
+            side,
+            holds,
+            given,
+        })
     })
 }
 
@@ -57,10 +78,10 @@ pub struct Hint {
     pub next: Option<Next>,
 }
 
-/// The hint for `position` (the givens and the player's digits) of the puzzle
-/// whose solution is `solution`.
-pub fn hint(position: &[u8; CELLS], solution: &Board) -> Hint {
-    let mut right = *position;
+/// The hint for `position` (the givens and the player's digits, N x N cells)
+/// of the puzzle whose solution is `solution`, of any shape.
+pub fn hint(position: &[u8], solution: &Grid) -> Hint {
+    let mut right = position.to_vec();
     let mut wrong = Vec::new();
     for (cell, value) in right.iter_mut().enumerate() {
         if *value != 0 && *value != solution.get(cell) {
@@ -68,17 +89,29 @@ pub fn hint(position: &[u8; CELLS], solution: &Board) -> Hint {
             *value = 0;
         }
     }
-    let pencil = Pencil::new(&Board::with_cells(right));
-    let next = if pencil.is_solved() {
-        None
-    } else if let Some(step) = super::next_step(&pencil) {
-        Some(Next::Logic(step))
-    } else {
-        let cell = (0..CELLS)
-            .filter(|&cell| pencil.value(cell) == 0)
-            .min_by_key(|&cell| pencil.candidates(cell).count_ones())
-            .unwrap_or(0);
-        Some(Next::Search((cell, solution.get(cell))))
+    let next = match <[u8; 81]>::try_from(right.as_slice()) {
+        Ok(cells) if solution.shape().is_classic() => {
+            next_from(&Pencil::new(&Board::with_cells(cells)), solution)
+        }
+        _ => next_from(
+            &WidePencil::new(&Grid::with_cells(solution.shape(), right)),
+            solution,
+        ),
     };
     Hint { wrong, next }
+}
+
+/// What comes next from `pencil`: `None` when it is solved.
+fn next_from<P: Trials>(pencil: &P, solution: &Grid) -> Option<Next> {
+    if pencil.is_solved() {
+        return None;
+    }
+    if let Some(step) = next_step_until(pencil, &|| false) {
+        return Some(Next::Logic(step));
+    }
+    let cell = (0..pencil.shape().cells())
+        .filter(|&cell| pencil.value(cell) == 0)
+        .min_by_key(|&cell| pencil.candidates(cell).count_ones())
+        .unwrap_or(0);
+    Some(Next::Search((cell, solution.get(cell))))
 }

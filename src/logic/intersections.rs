@@ -1,43 +1,53 @@
 //! Locked candidates: pointing (a box's places for a digit on one line) and
 //! claiming (a line's places for a digit in one box).
 
-use super::pencil::{Pencil, UNITS};
+use super::marks::{Marks, cells_at, low_bits};
 use super::step::{Candidate, LogicStep, Technique};
+use crate::board::{Geometry, Shape};
 
 /// The cells of `unit` at the positions `places`, as candidates of `digit`.
-fn at(unit: usize, places: u16, digit: u8) -> Vec<Candidate> {
-    (0..9)
-        .filter(|at| places & 1 << at != 0)
-        .map(|at| (usize::from(UNITS[unit][at]), digit))
+fn at(geometry: &Geometry, unit: usize, places: u64, digit: u8) -> Vec<Candidate> {
+    cells_at(geometry, unit, places)
+        .map(|cell| (cell, digit))
         .collect()
 }
 
-/// Three positions of a unit in a row of bits: a third of a line, or a row
-/// of a box.
-const THIRD: u16 = 0b111;
-/// A column of a box, as positions of the box.
-const BOX_COLUMN: u16 = 0b001_001_001;
+/// The positions `first, first + step, ...`, `count` of them.
+fn spaced(first: usize, step: usize, count: usize) -> u64 {
+    (0..count).fold(0, |set, k| set | 1 << (first + k * step))
+}
 
 /// The unit of the other kind that holds all of `places` (the places of a
 /// digit in `base`), with the positions there of the cells it shares with
 /// the base: for a box, its row or its column; for a line, its box.
-fn covers(base: usize, places: u16) -> [Option<(usize, u16)>; 2] {
-    let third = (0..3).find(|&k| places & !(THIRD << (3 * k)) == 0);
-    if base >= 18 {
-        let b = base - 18;
-        let col = (0..3).find(|&k| places & !(BOX_COLUMN << k) == 0);
+fn covers(shape: Shape, base: usize, places: u64) -> [Option<(usize, u64)>; 2] {
+    let (n, rows, cols) = (shape.size(), shape.box_rows(), shape.box_cols());
+    let first = places.trailing_zeros() as usize;
+    let within = |set: u64| places & !set == 0;
+    if base >= 2 * n {
+        // A box: `rows` rows of `cols` positions.
+        let b = base - 2 * n;
+        let (top, left) = ((b / rows) * rows, (b % rows) * cols);
+        let (row, col) = (first / cols, first % cols);
         [
-            third.map(|k| (3 * (b / 3) + k, THIRD << (3 * (b % 3)))),
-            col.map(|k| (9 + 3 * (b % 3) + k, THIRD << (3 * (b / 3)))),
+            within(low_bits(cols) << (row * cols)).then(|| (top + row, low_bits(cols) << left)),
+            within(spaced(col, cols, rows)).then(|| (n + left + col, low_bits(rows) << top)),
         ]
+    } else if base < n {
+        // A row: its positions are columns, `cols` to a box.
+        let stack = first / cols;
+        let cover = within(low_bits(cols) << (stack * cols)).then(|| {
+            let boxed = (base / rows) * rows + stack;
+            (2 * n + boxed, low_bits(cols) << ((base % rows) * cols))
+        });
+        [cover, None]
     } else {
-        let cover = third.map(|j| {
-            let (line, rows) = (base % 9, base < 9);
-            if rows {
-                (18 + 3 * (line / 3) + j, THIRD << (3 * (line % 3)))
-            } else {
-                (18 + 3 * j + line / 3, BOX_COLUMN << (line % 3))
-            }
+        // A column: its positions are rows, `rows` to a box.
+        let column = base - n;
+        let band = first / rows;
+        let cover = within(low_bits(rows) << (band * rows)).then(|| {
+            let boxed = band * rows + column / cols;
+            (2 * n + boxed, spaced(column % cols, cols, rows))
         });
         [cover, None]
     }
@@ -46,21 +56,24 @@ fn covers(base: usize, places: u16) -> [Option<(usize, u16)>; 2] {
 /// Every intersection of a unit in `bases` with a unit of the other kind
 /// that holds every place of a digit in the base and still has the digit
 /// elsewhere: the rest of the other unit loses it.
-fn locked(pencil: &Pencil, bases: std::ops::Range<usize>, technique: Technique) -> Vec<LogicStep> {
+fn locked<P: Marks>(pencil: &P, boxes: bool, technique: Technique) -> Vec<LogicStep> {
+    let (shape, geometry) = (pencil.shape(), pencil.geometry());
+    let n = shape.size();
+    let bases = if boxes { 2 * n..3 * n } else { 0..2 * n };
     let mut found = Vec::new();
     for base in bases {
-        for digit in 1..=9 {
+        for digit in 1..=n as u8 {
             let places = pencil.places(base, digit);
             if places.count_ones() < 2 {
                 continue;
             }
-            for (cover, shared) in covers(base, places).into_iter().flatten() {
+            for (cover, shared) in covers(shape, base, places).into_iter().flatten() {
                 let outside = pencil.places(cover, digit) & !shared;
                 if outside != 0 {
                     found.push(LogicStep::eliminating(
                         technique,
-                        at(base, places, digit),
-                        at(cover, outside, digit),
+                        at(geometry, base, places, digit),
+                        at(geometry, cover, outside, digit),
                     ));
                 }
             }
@@ -70,11 +83,60 @@ fn locked(pencil: &Pencil, bases: std::ops::Range<usize>, technique: Technique) 
 }
 
 /// Pointing: a box's places for a digit on one row or column.
-pub(super) fn pointing(pencil: &Pencil) -> Vec<LogicStep> {
-    locked(pencil, 18..27, Technique::Pointing)
+pub(super) fn pointing<P: Marks>(pencil: &P) -> Vec<LogicStep> {
+    locked(pencil, true, Technique::Pointing)
 }
 
 /// Claiming: a row's or column's places for a digit in one box.
-pub(super) fn claiming(pencil: &Pencil) -> Vec<LogicStep> {
-    locked(pencil, 0..18, Technique::Claiming)
+pub(super) fn claiming<P: Marks>(pencil: &P) -> Vec<LogicStep> {
+    locked(pencil, false, Technique::Claiming)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cover of `places` in `base` worked out cell by cell from the houses.
+    fn by_cells(shape: Shape, base: usize, places: u64) -> Vec<(usize, u64)> {
+        let geometry = shape.geometry();
+        let n = shape.size();
+        let cells: Vec<usize> = cells_at(geometry, base, places).collect();
+        let others = if base >= 2 * n {
+            0..2 * n
+        } else {
+            2 * n..3 * n
+        };
+        others
+            .filter(|&cover| {
+                let house = geometry.unit(cover);
+                cells.iter().all(|&cell| house.contains(&(cell as u16)))
+            })
+            .map(|cover| {
+                let shared = (0..n)
+                    .filter(|&at| geometry.unit(base).contains(&geometry.unit(cover)[at]))
+                    .fold(0, |set, at| set | 1 << at);
+                (cover, shared)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn covers_are_the_houses_holding_every_place() {
+        for (rows, cols) in [(3, 3), (2, 3), (3, 2), (2, 4), (4, 3), (5, 5)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let n = shape.size();
+            for base in 0..3 * n {
+                for places in [0b11u64, 0b101, 1 << (n - 1) | 1 << (n - 2), 0b1001] {
+                    let mut found: Vec<_> =
+                        covers(shape, base, places).into_iter().flatten().collect();
+                    found.sort_unstable();
+                    assert_eq!(
+                        found,
+                        by_cells(shape, base, places),
+                        "{shape} {base} {places:b}"
+                    );
+                }
+            }
+        }
+    }
 }

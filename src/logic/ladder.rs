@@ -2,22 +2,32 @@
 //! found and applied at a time, and a whole logical solve ([`Explanation`]).
 //! Rating a solve is `rating.rs`'s.
 
+use super::marks::Marks;
 use super::pencil::Pencil;
 use super::step::{LogicStep, Technique};
-use super::{fish, forcing, intersections, links, singles, subsets, uniqueness, wings};
-use crate::board::Board;
+use super::trials::{Depth, Trials};
+use super::wide::WidePencil;
+use super::{fish, intersections, links, singles, subsets, uniqueness, wings};
+use crate::board::{Board, Grid};
 
 /// The easiest step the ladder finds on `pencil`, if any.
 pub fn next_step(pencil: &Pencil) -> Option<LogicStep> {
-    let mut found = Found::default();
-    Technique::LADDER
-        .into_iter()
-        .find_map(|technique| find_with(pencil, technique, &mut found))
+    next_step_until(pencil, &|| false)
 }
 
 /// The first step of `technique` on `pencil`.
 pub fn find(pencil: &Pencil, technique: Technique) -> Option<LogicStep> {
-    find_with(pencil, technique, &mut Found::default())
+    find_with(pencil, technique, &mut Found::default(), &|| false)
+}
+
+/// The easiest step the ladder finds on `pencil` of any shape, if any; the
+/// longest rungs (the contradictions) ask `stop` as they go and give up
+/// when it says so.
+pub(super) fn next_step_until<P: Trials>(pencil: &P, stop: &dyn Fn() -> bool) -> Option<LogicStep> {
+    let mut found = Found::default();
+    Technique::LADDER
+        .into_iter()
+        .find_map(|technique| find_with(pencil, technique, &mut found, stop))
 }
 
 /// What two rungs of the ladder look for on the same grid (a direct form and
@@ -31,40 +41,46 @@ struct Found {
 }
 
 impl Found {
-    fn pointing(&mut self, pencil: &Pencil) -> &[LogicStep] {
+    fn pointing<P: Marks>(&mut self, pencil: &P) -> &[LogicStep] {
         self.pointing
             .get_or_insert_with(|| intersections::pointing(pencil))
     }
 
-    fn claiming(&mut self, pencil: &Pencil) -> &[LogicStep] {
+    fn claiming<P: Marks>(&mut self, pencil: &P) -> &[LogicStep] {
         self.claiming
             .get_or_insert_with(|| intersections::claiming(pencil))
     }
 
-    fn hidden_pairs(&mut self, pencil: &Pencil) -> &[LogicStep] {
+    fn hidden_pairs<P: Marks>(&mut self, pencil: &P) -> &[LogicStep] {
         self.hidden_pairs
             .get_or_insert_with(|| subsets::hidden(pencil, 2, Technique::HiddenPair))
     }
 
-    fn hidden_triples(&mut self, pencil: &Pencil) -> &[LogicStep] {
+    fn hidden_triples<P: Marks>(&mut self, pencil: &P) -> &[LogicStep] {
         self.hidden_triples
             .get_or_insert_with(|| subsets::hidden(pencil, 3, Technique::HiddenTriple))
     }
 }
 
 /// [`find`], with what an easier rung already found on this grid.
-fn find_with(pencil: &Pencil, technique: Technique, found: &mut Found) -> Option<LogicStep> {
+fn find_with<P: Trials>(
+    pencil: &P,
+    technique: Technique,
+    found: &mut Found,
+    stop: &dyn Fn() -> bool,
+) -> Option<LogicStep> {
     use Technique::*;
     let first = |steps: Vec<LogicStep>| steps.into_iter().next();
+    let (boxes, houses) = (2 * pencil.size()..3 * pencil.size(), 0..3 * pencil.size());
     match technique {
         FullHouse => singles::full_house(pencil),
         HiddenSingleBox => singles::hidden_single(pencil, true),
         HiddenSingleLine => singles::hidden_single(pencil, false),
         NakedSingle => singles::naked_single(pencil),
-        DirectPointing => direct(pencil, found.pointing(pencil), technique, 18..27),
-        DirectClaiming => direct(pencil, found.claiming(pencil), technique, 18..27),
-        DirectHiddenPair => direct(pencil, found.hidden_pairs(pencil), technique, 0..27),
-        DirectHiddenTriple => direct(pencil, found.hidden_triples(pencil), technique, 0..27),
+        DirectPointing => direct(pencil, found.pointing(pencil), technique, boxes),
+        DirectClaiming => direct(pencil, found.claiming(pencil), technique, boxes),
+        DirectHiddenPair => direct(pencil, found.hidden_pairs(pencil), technique, houses),
+        DirectHiddenTriple => direct(pencil, found.hidden_triples(pencil), technique, houses),
         Pointing => found.pointing(pencil).first().cloned(),
         Claiming => found.claiming(pencil).first().cloned(),
         NakedPair => first(subsets::naked(pencil, 2, technique)),
@@ -82,9 +98,9 @@ fn find_with(pencil: &Pencil, technique: Technique, found: &mut Found) -> Option
         XyzWing => first(wings::wings(pencil, true, technique)),
         UniqueRectangle => first(uniqueness::unique_rectangles(pencil)),
         BugPlusOne => uniqueness::bug_plus_one(pencil),
-        ForcingXChain => forcing::contradiction(pencil, forcing::Depth::OneDigit, technique),
-        ForcingChain => forcing::contradiction(pencil, forcing::Depth::Singles, technique),
-        DynamicForcingChain => forcing::contradiction(pencil, forcing::Depth::Locked, technique),
+        ForcingXChain => pencil.contradiction(Depth::OneDigit, technique, stop),
+        ForcingChain => pencil.contradiction(Depth::Singles, technique, stop),
+        DynamicForcingChain => pencil.contradiction(Depth::Locked, technique, stop),
     }
 }
 
@@ -92,8 +108,8 @@ fn find_with(pencil: &Pencil, technique: Technique, found: &mut Found) -> Option
 /// `units`, as a step of `technique` that makes them and places the single.
 /// Pointing and claiming count singles in boxes only: that is what agrees with
 /// Sudoku Explainer's direct forms (measured against `serate`).
-fn direct(
-    pencil: &Pencil,
+fn direct<P: Marks>(
+    pencil: &P,
     steps: &[LogicStep],
     technique: Technique,
     units: std::ops::Range<usize>,
@@ -110,7 +126,7 @@ fn direct(
 }
 
 /// Applies a step's placements and eliminations.
-pub fn apply(pencil: &mut Pencil, step: &LogicStep) {
+pub fn apply<P: Marks>(pencil: &mut P, step: &LogicStep) {
     for &(cell, digit) in &step.placements {
         pencil.place(cell, digit);
     }
@@ -124,14 +140,15 @@ pub fn apply(pencil: &mut Pencil, step: &LogicStep) {
 pub struct Explanation {
     /// Every step, in order.
     pub steps: Vec<LogicStep>,
-    /// The grid where the ladder stopped (solved, or stuck).
-    pub end: Pencil,
+    /// The grid's digits where the ladder stopped (solved, or stuck),
+    /// row-major, 0 for empty.
+    pub end: Vec<u8>,
 }
 
 impl Explanation {
     /// True when the ladder solved the puzzle.
     pub fn solved(&self) -> bool {
-        self.end.is_solved()
+        self.end.iter().all(|&value| value != 0)
     }
 }
 
@@ -142,15 +159,40 @@ pub fn explain(board: &Board) -> Explanation {
 
 /// [`explain`], asking `go_on` before each step (a caller's stop signal or
 /// deadline); a solve it stops ends where it was, neither solved nor stuck.
-pub fn explain_while(board: &Board, mut go_on: impl FnMut() -> bool) -> Explanation {
-    let mut pencil = Pencil::new(board);
+pub fn explain_while(board: &Board, go_on: impl FnMut() -> bool) -> Explanation {
+    solve(Pencil::new(board), go_on, &|| false)
+}
+
+/// The logical solve of a grid of any shape, asking `go_on` before each step
+/// and `stop` within the longest ones: a solve either stops ends where it
+/// was, neither solved nor stuck.
+pub fn explain_grid(
+    grid: &Grid,
+    go_on: impl FnMut() -> bool,
+    stop: &dyn Fn() -> bool,
+) -> Explanation {
+    match grid.to_board() {
+        Some(board) => solve(Pencil::new(&board), go_on, stop),
+        None => solve(WidePencil::new(grid), go_on, stop),
+    }
+}
+
+/// The ladder's steps from `pencil` until it is solved, stuck or stopped.
+fn solve<P: Trials>(
+    mut pencil: P,
+    mut go_on: impl FnMut() -> bool,
+    stop: &dyn Fn() -> bool,
+) -> Explanation {
     let mut steps = Vec::new();
     while !pencil.is_solved() && go_on() {
-        let Some(step) = next_step(&pencil) else {
+        let Some(step) = next_step_until(&pencil, stop) else {
             break;
         };
         apply(&mut pencil, &step);
         steps.push(step);
     }
-    Explanation { steps, end: pencil }
+    Explanation {
+        steps,
+        end: pencil.values(),
+    }
 }

@@ -4,32 +4,35 @@
 //! lines, B and C sharing a line across them; 2-String Kite: one in a row, one in
 //! a column, B and C sharing a box.
 
-use super::pencil::{Pencil, UNITS, bit, sees};
+use super::marks::{Marks, bit, cells_at, sees};
 use super::step::{Candidate, LogicStep, Technique};
-use crate::board::{CELLS, box_of, col_of, row_of};
 
 /// The strong links of `digit` in rows (`rows`) or columns: their two cells.
-fn strong_links(pencil: &Pencil, digit: u8, rows: bool) -> Vec<(usize, usize)> {
-    let units = if rows { 0..9 } else { 9..18 };
+fn strong_links<P: Marks>(pencil: &P, digit: u8, rows: bool) -> Vec<(usize, usize)> {
+    let (n, geometry) = (pencil.size(), pencil.geometry());
+    let units = if rows { 0..n } else { n..2 * n };
     units
         .filter_map(|unit| {
             let places = pencil.places(unit, digit);
             (places.count_ones() == 2).then(|| {
-                let first = places.trailing_zeros() as usize;
-                let second = 15 - (places.leading_zeros() as usize);
-                (
-                    usize::from(UNITS[unit][first]),
-                    usize::from(UNITS[unit][second]),
-                )
+                let mut cells = cells_at(geometry, unit, places);
+                (cells.next().unwrap_or(0), cells.next().unwrap_or(0))
             })
         })
         .collect()
 }
 
 /// Every Skyscraper (`kite` false) or 2-String Kite (true) that removes a candidate.
-pub(super) fn two_links(pencil: &Pencil, kite: bool, technique: Technique) -> Vec<LogicStep> {
+pub(super) fn two_links<P: Marks>(pencil: &P, kite: bool, technique: Technique) -> Vec<LogicStep> {
+    let shape = pencil.shape();
+    let (row_of, col_of, box_of) = (
+        |cell| shape.row_of(cell),
+        |cell| shape.col_of(cell),
+        |cell| shape.box_of(cell),
+    );
+    let sees = |a, b| sees(shape, a, b);
     let mut found = Vec::new();
-    for digit in 1..=9u8 {
+    for digit in 1..=shape.size() as u8 {
         let rows = strong_links(pencil, digit, true);
         let cols = strong_links(pencil, digit, false);
         let pairs: Vec<((usize, usize), (usize, usize))> = if kite {
@@ -60,7 +63,7 @@ pub(super) fn two_links(pencil: &Pencil, kite: bool, technique: Technique) -> Ve
                 if !distinct || !joined || !sees(b, c) {
                     continue;
                 }
-                let eliminations: Vec<Candidate> = (0..CELLS)
+                let eliminations: Vec<Candidate> = (0..shape.cells())
                     .filter(|&x| pencil.candidates(x) & bit(digit) != 0)
                     .filter(|&x| sees(x, a) && sees(x, d) && ![b, c].contains(&x))
                     .map(|x| (x, digit))

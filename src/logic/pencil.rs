@@ -3,7 +3,8 @@
 //! not rule out) or read from a pencil-mark grid text (for technique tests), and
 //! changed only by placements and eliminations. Knows nothing of techniques.
 
-use crate::board::{Board, CELLS, Cell, box_of, col_of, row_of};
+use super::marks::Marks;
+use crate::board::{Board, CELLS, Cell, Shape, box_of, col_of, row_of};
 
 /// Bit `d - 1` for digit `d`.
 pub type Digits = u16;
@@ -29,11 +30,6 @@ pub const CELL_UNITS: [[(u8, u8); 3]; CELLS] = {
     }
     units
 };
-
-/// True when two different cells share a row, a column or a box.
-pub const fn sees(a: Cell, b: Cell) -> bool {
-    a != b && (row_of(a) == row_of(b) || col_of(a) == col_of(b) || box_of(a) == box_of(b))
-}
 
 /// A pencil-mark grid.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,21 +179,42 @@ impl Pencil {
     }
 }
 
-/// The subsets of `mask` (positions 0..9) with `size` members, in increasing
-/// order: only the subsets of `mask` are visited, not all 512 sets.
-pub fn subsets(mask: u16, size: u32) -> impl Iterator<Item = u16> {
-    let mut next = Some(0u16);
-    std::iter::from_fn(move || {
-        loop {
-            let set = next?;
-            // The next subset of `mask` above `set`; back to 0 when none is left.
-            let after = ((set | !mask & 0x1FF) + 1) & mask;
-            next = (after != 0).then_some(after);
-            if set.count_ones() == size {
-                return Some(set);
-            }
-        }
-    })
+impl Marks for Pencil {
+    fn shape(&self) -> Shape {
+        Shape::CLASSIC
+    }
+
+    #[inline]
+    fn value(&self, cell: Cell) -> u8 {
+        self.values[cell]
+    }
+
+    #[inline]
+    fn candidates(&self, cell: Cell) -> u64 {
+        u64::from(self.candidates[cell])
+    }
+
+    #[inline]
+    fn places(&self, unit: usize, digit: u8) -> u64 {
+        u64::from(self.places[unit][usize::from(digit - 1)])
+    }
+
+    fn place(&mut self, cell: Cell, digit: u8) {
+        Pencil::place(self, cell, digit);
+    }
+
+    #[inline]
+    fn eliminate(&mut self, cell: Cell, digit: u8) {
+        Pencil::eliminate(self, cell, digit);
+    }
+
+    fn is_solved(&self) -> bool {
+        Pencil::is_solved(self)
+    }
+
+    fn holds(&self, unit: usize, digit: u8) -> bool {
+        Pencil::holds(self, unit, digit)
+    }
 }
 
 /// The bit of `digit` (none for 0).
@@ -213,22 +230,6 @@ pub fn digits(set: Digits) -> impl Iterator<Item = u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn subsets_are_those_of_all_sets_in_order() {
-        for mask in [0u16, 0b1, 0b1011_0110, 0x1FF, 0b1_0000_0001] {
-            for size in 1..=4 {
-                let all: Vec<u16> = (0u16..512)
-                    .filter(|set| set & !mask == 0 && set.count_ones() == size)
-                    .collect();
-                assert_eq!(
-                    subsets(mask, size).collect::<Vec<_>>(),
-                    all,
-                    "{mask:b} {size}"
-                );
-            }
-        }
-    }
 
     #[test]
     fn units_and_peers_are_the_sudoku_ones() {

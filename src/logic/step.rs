@@ -2,7 +2,7 @@
 //! scale), the candidates that form its pattern, and what it places or
 //! eliminates. Knows nothing of how steps are found.
 
-use crate::board::{Cell, CellName};
+use crate::board::{Cell, CellAt};
 
 /// The techniques of the ladder, easiest first, with Sudoku Explainer's ratings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -218,22 +218,30 @@ impl LogicStep {
     }
 }
 
-impl std::fmt::Display for LogicStep {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl LogicStep {
+    /// The step as a player reads it, its cells named on a grid `side` cells
+    /// wide: `naked pair: remove r1c3=4 r1c7=4`.
+    pub fn describe(&self, side: usize) -> String {
         let list = |candidates: &[Candidate]| {
             candidates
                 .iter()
-                .map(|&(cell, digit)| format!("{}={digit}", CellName(cell)))
+                .map(|&(cell, digit)| format!("{}={digit}", CellAt { cell, side }))
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        write!(f, "{}", self.technique.name())?;
+        let mut text = self.technique.name().to_owned();
         if !self.placements.is_empty() {
-            write!(f, ": place {}", list(&self.placements))?;
+            text += &format!(": place {}", list(&self.placements));
         }
         if !self.eliminations.is_empty() {
-            write!(f, ": remove {}", list(&self.eliminations))?;
+            text += &format!(": remove {}", list(&self.eliminations));
         }
-        Ok(())
+        text
+    }
+}
+
+impl std::fmt::Display for LogicStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe(9))
     }
 }

@@ -1,46 +1,48 @@
 //! Naked and hidden subsets (pairs, triples, quads) within a unit.
 
-use super::pencil::{Digits, Pencil, UNITS, bit, digits, subsets};
+use super::marks::{Marks, bit, cells_at, digits, low_bits, members, subsets};
 use super::step::{Candidate, LogicStep, Technique};
 
 /// The positions whose set has from 1 to `size` members: only they can be part
 /// of a subset of `size`.
-fn eligible(sets: &[u16], size: u32) -> u16 {
+fn eligible(sets: &[u64], size: u32) -> u64 {
     sets.iter()
         .enumerate()
         .filter(|(_, set)| (1..=size).contains(&set.count_ones()))
         .fold(0, |mask, (at, _)| mask | 1 << at)
 }
 
-/// The first naked subset of `size` cells in a unit that removes a candidate.
-pub(super) fn naked(pencil: &Pencil, size: u32, technique: Technique) -> Vec<LogicStep> {
+/// Every naked subset of `size` cells in a unit that removes a candidate.
+pub(super) fn naked<P: Marks>(pencil: &P, size: u32, technique: Technique) -> Vec<LogicStep> {
+    let (n, geometry) = (pencil.size(), pencil.geometry());
+    let mut candidates = [0u64; 64];
     let mut found = Vec::new();
-    for unit in UNITS {
-        let candidates: [Digits; 9] = unit.map(|c| pencil.candidates(usize::from(c)));
-        let open = eligible(&candidates, size);
+    for unit in 0..3 * n {
+        let cells = geometry.unit(unit);
+        for (at, &cell) in cells.iter().enumerate() {
+            candidates[at] = pencil.candidates(usize::from(cell));
+        }
+        let open = eligible(&candidates[..n], size);
         if open.count_ones() < size {
             continue;
         }
         for set in subsets(open, size) {
-            let members = (0..9).filter(|at| set & 1 << at != 0);
-            let union = members.clone().fold(0, |union, at| union | candidates[at]);
+            let union = members(set).fold(0, |union, at| union | candidates[at]);
             if union.count_ones() != size {
                 continue;
             }
-            let eliminations: Vec<Candidate> = (0..9)
-                .filter(|at| set & 1 << at == 0)
-                .flat_map(|at| {
-                    let cell = usize::from(unit[at]);
-                    digits(candidates[at] & union).map(move |digit| (cell, digit))
-                })
-                .collect();
-            if !eliminations.is_empty() {
-                let pattern = members
+            let listed = |positions: u64, digits_of: &dyn Fn(usize) -> u64| -> Vec<Candidate> {
+                members(positions)
                     .flat_map(|at| {
-                        let cell = usize::from(unit[at]);
-                        digits(candidates[at]).map(move |digit| (cell, digit))
+                        let cell = usize::from(cells[at]);
+                        digits(digits_of(at)).map(move |digit| (cell, digit))
                     })
-                    .collect();
+                    .collect()
+            };
+            let others = low_bits(n) & !set;
+            let eliminations = listed(others, &|at| candidates[at] & union);
+            if !eliminations.is_empty() {
+                let pattern = listed(set, &|at| candidates[at]);
                 found.push(LogicStep::eliminating(technique, pattern, eliminations));
             }
         }
@@ -48,33 +50,37 @@ pub(super) fn naked(pencil: &Pencil, size: u32, technique: Technique) -> Vec<Log
     found
 }
 
-/// The first hidden subset of `size` digits in a unit that removes a candidate.
-pub(super) fn hidden(pencil: &Pencil, size: u32, technique: Technique) -> Vec<LogicStep> {
+/// Every hidden subset of `size` digits in a unit that removes a candidate.
+pub(super) fn hidden<P: Marks>(pencil: &P, size: u32, technique: Technique) -> Vec<LogicStep> {
+    let (n, geometry) = (pencil.size(), pencil.geometry());
+    let mut places = [0u64; 64];
     let mut found = Vec::new();
-    for (index, unit) in UNITS.iter().enumerate() {
-        let places = pencil.unit_places(index);
-        let open = eligible(places, size);
+    for unit in 0..3 * n {
+        for (d, places) in places[..n].iter_mut().enumerate() {
+            *places = pencil.places(unit, d as u8 + 1);
+        }
+        let open = eligible(&places[..n], size);
         if open.count_ones() < size {
             continue;
         }
         for set in subsets(open, size) {
-            let members = (0..9usize).filter(|d| set & 1 << d != 0);
-            let cells = members.clone().fold(0, |union, d| union | places[d]);
+            let cells = members(set).fold(0, |union, d| union | places[d]);
             if cells.count_ones() != size {
                 continue;
             }
-            let kept: Digits = members.clone().fold(0, |kept, d| kept | bit(d as u8 + 1));
-            let in_cells = (0..9)
-                .filter(|at| cells & 1 << at != 0)
-                .map(|at| usize::from(unit[at]));
-            let eliminations: Vec<Candidate> = in_cells
-                .clone()
-                .flat_map(|cell| digits(pencil.candidates(cell) & !kept).map(move |d| (cell, d)))
-                .collect();
+            let kept = members(set).fold(0, |kept, d| kept | bit(d as u8 + 1));
+            let in_cells = cells_at(geometry, unit, cells);
+            let listed = |digits_of: &dyn Fn(u64) -> u64| -> Vec<Candidate> {
+                in_cells
+                    .clone()
+                    .flat_map(|cell| {
+                        digits(digits_of(pencil.candidates(cell))).map(move |d| (cell, d))
+                    })
+                    .collect()
+            };
+            let eliminations = listed(&|held| held & !kept);
             if !eliminations.is_empty() {
-                let pattern = in_cells
-                    .flat_map(|cell| digits(pencil.candidates(cell) & kept).map(move |d| (cell, d)))
-                    .collect();
+                let pattern = listed(&|held| held & kept);
                 found.push(LogicStep::eliminating(technique, pattern, eliminations));
             }
         }

@@ -2,22 +2,23 @@
 //! that before it explains or rates): the unique rectangle of type 1 and the
 //! bivalue universal grave with one extra candidate (BUG+1).
 
-use super::pencil::{Digits, Pencil, digits};
+use super::marks::{Marks, digits};
 use super::step::{Candidate, LogicStep, Technique};
-use crate::board::{CELLS, box_of, col_of, row_of};
 
 /// Unique rectangles of type 1: four empty cells on two rows, two columns and
 /// two boxes, three holding just {a, b} and the fourth {a, b} and more. Were the
 /// fourth a or b, a and b could swap in the rectangle: two solutions. So the
 /// fourth loses a and b.
-pub(super) fn unique_rectangles(pencil: &Pencil) -> Vec<LogicStep> {
+pub(super) fn unique_rectangles<P: Marks>(pencil: &P) -> Vec<LogicStep> {
+    let shape = pencil.shape();
+    let n = shape.size();
     let mut found = Vec::new();
-    for r1 in 0..9 {
-        for r2 in r1 + 1..9 {
-            for c1 in 0..9 {
-                for c2 in c1 + 1..9 {
-                    let corners = [r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2];
-                    let boxes = corners.map(box_of);
+    for r1 in 0..n {
+        for r2 in r1 + 1..n {
+            for c1 in 0..n {
+                for c2 in c1 + 1..n {
+                    let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
+                    let boxes = corners.map(|cell| shape.box_of(cell));
                     let two_boxes = (boxes[0] == boxes[1]) != (boxes[0] == boxes[2]);
                     if two_boxes && let Some(step) = rectangle(pencil, corners) {
                         found.push(step);
@@ -29,8 +30,8 @@ pub(super) fn unique_rectangles(pencil: &Pencil) -> Vec<LogicStep> {
     found
 }
 
-fn rectangle(pencil: &Pencil, corners: [usize; 4]) -> Option<LogicStep> {
-    let sets: [Digits; 4] = corners.map(|cell| pencil.candidates(cell));
+fn rectangle<P: Marks>(pencil: &P, corners: [usize; 4]) -> Option<LogicStep> {
+    let sets: [u64; 4] = corners.map(|cell| pencil.candidates(cell));
     if sets.contains(&0) {
         return None;
     }
@@ -59,9 +60,11 @@ fn rectangle(pencil: &Pencil, corners: [usize; 4]) -> Option<LogicStep> {
 /// Without the digit of that cell that has three places in its row, every digit
 /// would have two places in every unit, a grid with two solutions; so that
 /// digit goes there.
-pub(super) fn bug_plus_one(pencil: &Pencil) -> Option<LogicStep> {
+pub(super) fn bug_plus_one<P: Marks>(pencil: &P) -> Option<LogicStep> {
+    let shape = pencil.shape();
+    let n = shape.size();
     let mut extra = None;
-    for cell in 0..CELLS {
+    for cell in 0..shape.cells() {
         match pencil.candidates(cell).count_ones() {
             0 | 2 => {}
             3 if extra.is_none() => extra = Some(cell),
@@ -69,7 +72,11 @@ pub(super) fn bug_plus_one(pencil: &Pencil) -> Option<LogicStep> {
         }
     }
     let cell = extra?;
-    let units = [row_of(cell), 9 + col_of(cell), 18 + box_of(cell)];
+    let units = [
+        shape.row_of(cell),
+        n + shape.col_of(cell),
+        2 * n + shape.box_of(cell),
+    ];
     let digit = digits(pencil.candidates(cell)).find(|&digit| {
         units
             .iter()
@@ -77,8 +84,8 @@ pub(super) fn bug_plus_one(pencil: &Pencil) -> Option<LogicStep> {
     })?;
     // The grave: without that candidate, every digit not yet placed in a unit
     // has exactly two places there.
-    let grave = (0..27).all(|unit| {
-        (1..=9u8).all(|d| {
+    let grave = (0..3 * n).all(|unit| {
+        (1..=n as u8).all(|d| {
             let places = pencil.places(unit, d).count_ones();
             let extra = u32::from(d == digit && units.contains(&unit));
             pencil.holds(unit, d) && places == 0 || places == 2 + extra
@@ -87,7 +94,7 @@ pub(super) fn bug_plus_one(pencil: &Pencil) -> Option<LogicStep> {
     if !grave {
         return None;
     }
-    let pattern = (0..CELLS)
+    let pattern = (0..shape.cells())
         .filter(|&other| pencil.candidates(other) != 0)
         .flat_map(|other| digits(pencil.candidates(other)).map(move |d| (other, d)))
         .collect();

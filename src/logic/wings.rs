@@ -2,29 +2,36 @@
 //! between them force a digit `z` into one of the pincers (or the pivot): every
 //! cell that sees all of them loses `z`.
 
-use super::pencil::{Digits, PEERS, Pencil, bit, digits, sees};
+use super::marks::{Marks, bit, digits, sees};
 use super::step::{Candidate, LogicStep, Technique};
-use crate::board::CELLS;
 
 /// Every XY-Wing (`with_pivot` false: the pivot holds x and y) or XYZ-Wing
 /// (true: the pivot holds x, y and z) that removes a candidate.
-pub(super) fn wings(pencil: &Pencil, with_pivot: bool, technique: Technique) -> Vec<LogicStep> {
+pub(super) fn wings<P: Marks>(
+    pencil: &P,
+    with_pivot: bool,
+    technique: Technique,
+) -> Vec<LogicStep> {
+    let (shape, geometry) = (pencil.shape(), pencil.geometry());
+    let sees = |a, b| sees(shape, a, b);
     let mut found = Vec::new();
     let size = if with_pivot { 3 } else { 2 };
-    for (pivot, peers) in PEERS.iter().enumerate() {
+    for pivot in 0..shape.cells() {
+        let peers = geometry.peers_of(pivot);
         let held = pencil.candidates(pivot);
         if held.count_ones() != size {
             continue;
         }
-        let pincers: Vec<usize> = peers
+        let mut pincers: Vec<usize> = peers
             .iter()
             .map(|&c| usize::from(c))
             .filter(|&c| pencil.candidates(c).count_ones() == 2)
             .collect();
+        pincers.sort_unstable();
         for (i, &a) in pincers.iter().enumerate() {
             for &b in &pincers[i + 1..] {
                 let (ca, cb) = (pencil.candidates(a), pencil.candidates(b));
-                let z: Digits = ca & cb;
+                let z = ca & cb;
                 if ca == cb || z.count_ones() != 1 {
                     continue;
                 }
@@ -37,7 +44,7 @@ pub(super) fn wings(pencil: &Pencil, with_pivot: bool, technique: Technique) -> 
                     continue;
                 }
                 let digit = z.trailing_zeros() as u8 + 1;
-                let eliminations: Vec<Candidate> = (0..CELLS)
+                let eliminations: Vec<Candidate> = (0..shape.cells())
                     .filter(|&c| pencil.candidates(c) & bit(digit) != 0)
                     .filter(|&c| c != pivot && sees(c, a) && sees(c, b))
                     .filter(|&c| !with_pivot || sees(c, pivot))

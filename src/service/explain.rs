@@ -16,9 +16,9 @@ use super::SudokuSolver;
 use super::call::{CallEnd, deadline_of, unavailable};
 use super::logic::{explained, unique_solution};
 use super::outlet::{Cut, Outlet};
-use super::puzzle::classic_board;
+use super::puzzle::Puzzle;
 use super::tracker::OpenStream;
-use crate::board::{Board, CELLS};
+use crate::board::Grid;
 use crate::convert;
 use crate::logic::Explanation;
 use crate::pb;
@@ -46,16 +46,17 @@ impl SudokuSolver {
         let request = request.into_inner();
         let pace = Duration::from_millis(u64::from(request.step_interval_ms));
         let admitted = async {
-            let board = classic_board(&request.puzzle, request.rules.as_ref(), "Explain")?;
+            let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?;
             let open = self.admit_open_stream(!pace.is_zero())?;
             let finish = request.finish_by_search;
             let cap = self.limits.steps_for(request.max_steps);
             let explained = self
                 .compute(deadline, move |bounds| {
-                    let (solution, _) = unique_solution(&board, bounds)?;
-                    let explanation = explained(&board, bounds, cap)?;
+                    let grid = puzzle.grid();
+                    let (solution, _) = unique_solution(&grid, bounds)?;
+                    let explanation = explained(&grid, bounds, cap)?;
                     Ok(explanation_messages(
-                        &board,
+                        &puzzle,
                         &solution,
                         &explanation,
                         finish,
@@ -101,33 +102,35 @@ impl SudokuSolver {
 /// for what the techniques left when `finish` asks for it, and the last message
 /// (`RESOURCE_EXHAUSTED` when the solve had `cap` steps without finishing).
 fn explanation_messages(
-    board: &Board,
-    solution: &Board,
+    puzzle: &Puzzle,
+    solution: &Grid,
     explanation: &Explanation,
     finish: bool,
     cap: u64,
 ) -> Explained {
+    let side = puzzle.side();
     let capped = !explanation.solved() && explanation.steps.len() as u64 >= cap;
     let mut steps: Vec<pb::LogicStep> = (1u64..)
         .zip(&explanation.steps)
-        .map(|(seq, step)| convert::logic_step_to_pb(seq, step))
+        .map(|(seq, step)| convert::logic_step_to_pb(seq, step, side))
         .collect();
-    let end: [u8; CELLS] = std::array::from_fn(|cell| explanation.end.value(cell));
+    let end = &explanation.end;
     if finish && !explanation.solved() && !capped {
-        let placements: Vec<_> = (0..CELLS)
+        let placements: Vec<_> = (0..end.len())
             .filter(|&cell| end[cell] == 0)
             .map(|cell| (cell, solution.get(cell)))
             .collect();
         steps.push(convert::search_step_to_pb(
             steps.len() as u64 + 1,
             &placements,
+            side,
         ));
     }
     Explained {
         started: pb::ExplainResponse {
             event: Some(pb::explain_response::Event::Started(pb::ExplainStarted {
-                puzzle: board.to_line(),
-                rules: None,
+                puzzle: puzzle.givens_text(),
+                rules: puzzle.rules(),
             })),
         },
         steps,
@@ -137,8 +140,8 @@ fn explanation_messages(
             )))
         } else {
             Ok(convert::explain_finished(
-                solution,
-                &Board::with_cells(end),
+                puzzle.write(solution.cells()),
+                puzzle.write(end),
                 &explanation.rating(),
             ))
         },

@@ -20,9 +20,9 @@ use super::call::{CallEnd, deadline_of, solver_failed, unavailable};
 use super::compute::Work;
 use super::outlet::{Cut, Outlet};
 use super::tracker::OpenStream;
-use crate::board::Notation;
+use crate::board::{Notation, Shape};
 use crate::convert;
-use crate::generate::{Generator, MAX_ATTEMPTS, Symmetry};
+use crate::generate::{self, Generator, MAX_ATTEMPTS, Symmetry};
 use crate::logic::{BadRange, Level, RatingRange};
 use crate::pb;
 use crate::solver::Interrupted;
@@ -41,7 +41,7 @@ struct Wanted {
     symmetry: Symmetry,
     minimal: bool,
     range: RatingRange,
-    /// The grid at sizes other than 9x9 (not rated yet: no range).
+    /// The grid at sizes other than 9x9.
     sized: Option<Notation>,
 }
 
@@ -108,10 +108,11 @@ impl Making {
         self.attempts = 0;
     }
 
-    /// One puzzle of another size in one turn (at most 16x16 it takes
-    /// milliseconds), its counts stopped by the client leaving or a tenth of
-    /// the time left before the deadline (at most a second), so a puzzle not
-    /// yet minimal still comes back in time.
+    /// Puzzles of another size until the turn's time is up (at least one
+    /// attempt: at most 16x16 one takes milliseconds to a second), each made
+    /// and rated within the client's bounds less a tenth of the time left
+    /// (at most a second), so a puzzle not yet minimal, or not yet rated when
+    /// any rating will do, still comes back in time.
     fn sized_turn(&mut self, bounds: &super::compute::Bounds) -> Result<(), Work> {
         let Some(notation) = self.wanted.sized.clone() else {
             return Ok(());
@@ -121,22 +122,47 @@ impl Making {
             let left = deadline.saturating_duration_since(Instant::now());
             deadline - (left / 10).min(Duration::from_secs(1))
         });
-        let wanted = &self.wanted;
-        let made =
-            self.generator
-                .next_sized(notation.shape(), wanted.symmetry, wanted.minimal, &control);
-        match made {
-            Ok(generated) => {
-                let seed = wanted.seed;
-                self.next_seed(convert::generated_grid_response(
-                    &notation, &generated, seed,
-                ));
-                Ok(())
+        let turn_ends = Instant::now() + TURN;
+        let cap = generate::attempts_for(notation.shape());
+        loop {
+            self.attempts += 1;
+            let wanted = &self.wanted;
+            let attempt = self.generator.attempt_sized(
+                notation.shape(),
+                wanted.symmetry,
+                wanted.minimal,
+                wanted.range,
+                &control,
+            );
+            match attempt {
+                Ok(Some((generated, rating))) => {
+                    let seed = wanted.seed;
+                    let made = convert::generated_grid_response(
+                        &notation,
+                        &generated,
+                        rating.as_ref(),
+                        seed,
+                    );
+                    self.next_seed(made);
+                }
+                Ok(None) => {}
+                Err(_) => {
+                    return Err(Work::Interrupted(
+                        bounds.interrupted().unwrap_or(Interrupted::DeadlinePassed),
+                    ));
+                }
             }
-            Err(_) => Err(Work::Interrupted(
-                bounds.interrupted().unwrap_or(Interrupted::DeadlinePassed),
-            )),
+            if self.seeds == 0 || self.attempts >= cap || Instant::now() >= turn_ends {
+                return Ok(());
+            }
         }
+    }
+
+    /// The most attempts for one seed before the request is refused.
+    fn attempt_cap(&self) -> u32 {
+        self.wanted.sized.as_ref().map_or(MAX_ATTEMPTS, |notation| {
+            generate::attempts_for(notation.shape())
+        })
     }
 }
 
@@ -169,15 +195,22 @@ impl SudokuSolver {
             if !making.made.is_empty() || making.seeds == 0 {
                 return Ok(making);
             }
-            if making.attempts >= MAX_ATTEMPTS {
+            let cap = making.attempt_cap();
+            if making.attempts >= cap {
                 let RatingRange { low, high } = making.wanted.range;
                 let high = if high == f64::MAX {
                     "any".to_owned()
                 } else {
                     format!("{high:.1}")
                 };
+                let shape = making
+                    .wanted
+                    .sized
+                    .as_ref()
+                    .map_or(Shape::CLASSIC, Notation::shape);
                 return Err(Status::resource_exhausted(format!(
-                    "no puzzle rated {low:.1} to {high} found in {MAX_ATTEMPTS} attempts; widen the range"
+                    "no puzzle of {shape} rated {low:.1} to {high} found in {cap} attempts; \
+                     widen the range"
                 )));
             }
         }
@@ -295,22 +328,12 @@ impl Many {
 
 /// The request's fields checked: a symmetry the API has, ratings that are
 /// numbers from 0 up with the lowest not above the highest, a level the
-/// server knows (and not together with ratings), no rating bounds at sizes
-/// not rated yet. Seed 0 draws one.
+/// server knows (and not together with ratings). Seed 0 draws one.
 fn wanted(request: &pb::GenerateRequest) -> Result<Wanted, Status> {
     let sized = sized_notation(request.rules.as_ref())?;
     let symmetry = convert::symmetry_from_pb(request.symmetry)
         .map_err(|unknown| bad("symmetry", format!("unknown symmetry {unknown}")))?;
     let range = range_of(request)?;
-    let bounded =
-        !request.level.is_empty() || request.min_rating != 0.0 || request.max_rating != 0.0;
-    if let Some(notation) = sized.as_ref().filter(|_| bounded) {
-        return Err(Status::unimplemented(format!(
-            "puzzles of {} are not rated yet: generate them without level, min_rating \
-             and max_rating (those work at 9x9)",
-            notation.shape()
-        )));
-    }
     let seed = if request.seed == 0 {
         random_seed()
     } else {

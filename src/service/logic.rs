@@ -9,17 +9,17 @@ use tonic_types::{ErrorDetails, StatusExt};
 use super::SudokuSolver;
 use super::call::deadline_of;
 use super::compute::{Bounds, Work};
-use super::puzzle::classic_board;
-use crate::board::{Board, CELLS, PuzzleError};
+use super::puzzle::Puzzle;
+use crate::board::{Grid, PuzzleError};
 use crate::convert;
 use crate::logic::{self, Explanation, Next};
 use crate::pb;
 use crate::solver::{self, Interrupted, Stats, Uniqueness};
 
-/// The unique solution of `board` and the effort of the search that proved it
+/// The unique solution of `grid` and the effort of the search that proved it
 /// unique; `FAILED_PRECONDITION` when there is none or more than one.
-pub(super) fn unique_solution(board: &Board, bounds: &Bounds) -> Result<(Board, Stats), Work> {
-    match solver::uniqueness(board, &bounds.control())? {
+pub(super) fn unique_solution(grid: &Grid, bounds: &Bounds) -> Result<(Grid, Stats), Work> {
+    match solver::uniqueness_of(grid, &bounds.control())? {
         Uniqueness::One(solution, stats) => Ok((solution, stats)),
         Uniqueness::None => Err(Work::Refused(Status::failed_precondition(
             "the puzzle has no solution: there is nothing to explain or rate",
@@ -30,20 +30,23 @@ pub(super) fn unique_solution(board: &Board, bounds: &Bounds) -> Result<(Board, 
     }
 }
 
-/// The logical solve of `board`, `cap` steps at the most, stopped by the bounds.
+/// The logical solve of `grid`, `cap` steps at the most, stopped by the bounds
+/// (between steps, and within the contradiction rungs of the larger grids).
 pub(super) fn explained(
-    board: &Board,
+    grid: &Grid,
     bounds: &Bounds,
     cap: u64,
 ) -> Result<Explanation, Interrupted> {
-    let mut why = None;
     let mut asked = 0u64;
-    let explanation = logic::explain_while(board, || {
-        why = bounds.interrupted();
-        asked += 1;
-        why.is_none() && asked <= cap
-    });
-    why.map_or(Ok(explanation), Err)
+    let explanation = logic::explain_grid(
+        grid,
+        || {
+            asked += 1;
+            asked <= cap && bounds.interrupted().is_none()
+        },
+        &|| bounds.interrupted().is_some(),
+    );
+    bounds.interrupted().map_or(Ok(explanation), Err)
 }
 
 impl SudokuSolver {
@@ -53,11 +56,11 @@ impl SudokuSolver {
     ) -> Result<Response<pb::RateResponse>, Status> {
         let deadline = deadline_of(request.metadata());
         let request = request.into_inner();
-        let board = classic_board(&request.puzzle, request.rules.as_ref(), "Rate")?;
+        let grid = Puzzle::read(&request.puzzle, request.rules.as_ref())?.grid();
         let response = self
             .compute(deadline, move |bounds| {
-                let (_, search) = unique_solution(&board, bounds)?;
-                let rating = explained(&board, bounds, u64::MAX)?.rating();
+                let (_, search) = unique_solution(&grid, bounds)?;
+                let rating = explained(&grid, bounds, u64::MAX)?.rating();
                 Ok(convert::rate_response(&rating, &search))
             })
             .await?;
@@ -70,8 +73,9 @@ impl SudokuSolver {
     ) -> Result<Response<pb::HintResponse>, Status> {
         let deadline = deadline_of(request.metadata());
         let request = request.into_inner();
-        let givens = classic_board(&request.puzzle, request.rules.as_ref(), "Hint")?;
-        let position = player_position(&givens, &request.board)?;
+        let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?;
+        let position = player_position(&puzzle, &request.board)?;
+        let givens = puzzle.grid();
         let response = self
             .compute(deadline, move |bounds| {
                 let (solution, _) = unique_solution(&givens, bounds)?;
@@ -82,37 +86,37 @@ impl SudokuSolver {
     }
 }
 
-/// The player's position: the `board` field read as cells (wrong digits and
-/// all), every given of the puzzle where the puzzle has it.
-fn player_position(givens: &Board, text: &str) -> Result<[u8; CELLS], Status> {
+/// The player's position: the `board` field read as cells in the puzzle's
+/// notation (wrong digits and all), every given of the puzzle where the
+/// puzzle has it.
+fn player_position(puzzle: &Puzzle, text: &str) -> Result<Vec<u8>, Status> {
+    let givens = puzzle.grid();
     if text.trim().is_empty() {
-        return Ok(*givens.cells());
+        return Ok(givens.cells().to_vec());
     }
     let bad_board = |description: String| {
         let details = ErrorDetails::with_bad_request_violation("board", description.clone());
         Status::with_error_details(Code::InvalidArgument, description, details)
     };
-    let cells = Board::parse_cells(text)
+    let cells = puzzle
+        .read_cells(text)
         .map_err(|error: PuzzleError| bad_board(format!("invalid board: {error}")))?;
-    match logic::changed_given(givens, &cells) {
+    match logic::changed_given(givens.cells(), &cells) {
         Some(changed) => Err(bad_board(format!("invalid board: {changed}"))),
         None => Ok(cells),
     }
 }
 
 /// The hint for `position` as the API gives it.
-fn hint(position: &[u8; CELLS], solution: &Board) -> pb::HintResponse {
+fn hint(position: &[u8], solution: &Grid) -> pb::HintResponse {
+    let side = solution.shape().size();
     let hint = logic::hint(position, solution);
     let step = hint.next.map(|next| match next {
-        Next::Logic(step) => convert::logic_step_to_pb(1, &step),
-        Next::Search(placement) => convert::search_step_to_pb(1, &[placement]),
+        Next::Logic(step) => convert::logic_step_to_pb(1, &step, side),
+        Next::Search(placement) => convert::search_step_to_pb(1, &[placement], side),
     });
     pb::HintResponse {
         step,
-        wrong: hint
-            .wrong
-            .into_iter()
-            .map(convert::candidate_to_pb)
-            .collect(),
+        wrong: convert::candidates_to_pb(&hint.wrong, side),
     }
 }

@@ -7,7 +7,7 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use super::call::{parse_puzzle, puzzle_status};
-use crate::board::{BOX_SIDES, Board, Form, Grid, Notation, Shape, cell_char};
+use crate::board::{BOX_SIDES, Board, Form, Grid, Notation, PuzzleError, Shape, cell_char};
 use crate::convert;
 use crate::pb;
 use crate::solver::{Algorithm, Mode, Report, Search};
@@ -57,6 +57,23 @@ impl Puzzle {
             notation: Some(notation),
             form,
         })
+    }
+
+    /// The givens as a grid of their shape.
+    pub(super) fn grid(&self) -> Grid {
+        match &self.givens {
+            Givens::Classic(board) => Grid::from_board(board),
+            Givens::Sized(grid) => grid.clone(),
+        }
+    }
+
+    /// Reads `text` as cells of this puzzle's shape and notation, without
+    /// checking that they agree with each other (a player's position may not).
+    pub(super) fn read_cells(&self, text: &str) -> Result<Vec<u8>, PuzzleError> {
+        match &self.notation {
+            Some(notation) => Ok(notation.read_cells(text)?.0),
+            None => Ok(Board::parse_cells(text)?.to_vec()),
+        }
     }
 
     /// The grid's shape.
@@ -170,29 +187,8 @@ fn rules_status(field: &str, description: String) -> Status {
     Status::with_error_details(Code::InvalidArgument, message, details)
 }
 
-/// The 9x9 board of a request to an RPC that takes 9x9 puzzles only so far
-/// (`Explain`, `Hint`, `Rate`): the rules are read (symbols included), another
-/// shape is `UNIMPLEMENTED`.
-pub(super) fn classic_board(
-    text: &str,
-    rules: Option<&pb::Rules>,
-    rpc: &str,
-) -> Result<Board, Status> {
-    match Puzzle::read(text, rules)?.givens {
-        Givens::Classic(board) => Ok(board),
-        Givens::Sized(grid) => Err(nine_only(rpc, grid.shape())),
-    }
-}
-
 /// The notation of a request's rules when they name a shape other than 9x9
 /// (`None`: the classic grid, whatever symbols).
 pub(super) fn sized_notation(rules: Option<&pb::Rules>) -> Result<Option<Notation>, Status> {
     Ok(notation_of(rules)?.filter(|notation| !notation.shape().is_classic()))
-}
-
-fn nine_only(rpc: &str, shape: Shape) -> Status {
-    Status::unimplemented(format!(
-        "{rpc} takes 9x9 puzzles only so far, not {shape}; Solve, SolveSteps and SolveBatch \
-         take every size from 4x4 to 64x64"
-    ))
 }

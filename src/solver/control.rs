@@ -48,6 +48,19 @@ impl Control<'_> {
         timed: false,
         ..Control::UNLIMITED
     };
+
+    /// True once a stop signal is set or the deadline has passed: for work
+    /// other than a search (a logical solve) bounded alike.
+    pub fn halted(&self) -> bool {
+        let stopped = [self.stop, self.stop_all]
+            .into_iter()
+            .flatten()
+            .any(|stop| stop.load(std::sync::atomic::Ordering::Relaxed));
+        stopped
+            || self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+    }
 }
 
 /// Why a search ended before it had an answer.

@@ -43,7 +43,7 @@ pub use outcome::{Mode, Report, Stats};
 pub use replay::{Replay, ReplayError};
 pub use search::{Progress, Search};
 
-use crate::board::Board;
+use crate::board::{Board, Grid};
 use outcome::{Found, Status};
 use recorder::Recorder;
 
@@ -69,13 +69,14 @@ pub fn count_solutions(
     Search::new(board, algorithm, Mode::CountTwo).finish(control, &mut NoEvents)
 }
 
-/// Whether a puzzle has one solution, as explaining, rating and hints need.
+/// Whether a puzzle has one solution, as explaining, rating and hints need
+/// (the solution a 9x9 [`Board`], or a [`Grid`] of any shape).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Uniqueness {
+pub enum Uniqueness<T = Board> {
     /// No solution.
     None,
     /// Exactly one, and what the search that proved it did.
-    One(Board, Stats),
+    One(T, Stats),
     /// Two or more.
     Several,
 }
@@ -84,6 +85,27 @@ pub enum Uniqueness {
 pub fn uniqueness(board: &Board, control: &Control<'_>) -> Result<Uniqueness, Interrupted> {
     let report = count_solutions(board, Algorithm::DEFAULT, control)?;
     Ok(match (report.solution_count, report.solution) {
+        (1, Some(solution)) => Uniqueness::One(solution, report.stats),
+        (0, _) | (_, None) => Uniqueness::None,
+        _ => Uniqueness::Several,
+    })
+}
+
+/// [`uniqueness`] of a grid of any shape: the default engine for 9x9, the
+/// wide engine for the others.
+pub fn uniqueness_of(grid: &Grid, control: &Control<'_>) -> Result<Uniqueness<Grid>, Interrupted> {
+    if let Some(board) = grid.to_board() {
+        return Ok(match uniqueness(&board, control)? {
+            Uniqueness::One(solution, stats) => Uniqueness::One(Grid::from_board(&solution), stats),
+            Uniqueness::None => Uniqueness::None,
+            Uniqueness::Several => Uniqueness::Several,
+        });
+    }
+    let Some(mut search) = Search::sized(grid, Algorithm::Wide, Mode::CountTwo) else {
+        return Ok(Uniqueness::None);
+    };
+    let report = search.finish(control, &mut NoEvents)?;
+    Ok(match (report.solution_count, report.grid) {
         (1, Some(solution)) => Uniqueness::One(solution, report.stats),
         (0, _) | (_, None) => Uniqueness::None,
         _ => Uniqueness::Several,

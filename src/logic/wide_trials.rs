@@ -1,0 +1,250 @@
+//! The contradiction rungs on grids other than 9x9: the same definition as the
+//! 9x9 trials (`forcing.rs`: an assumption, forced moves at a depth, the
+//! candidate that breaks the grid in the fewest moves), made for grids of up to
+//! 4,096 cells. A trial keeps a queue of the singles its moves left instead of
+//! bitboards, and trials run in rounds of rising move limits, each round
+//! starting every trial afresh, so memory holds one trial at a time; `stop` is
+//! asked between trials.
+
+use std::collections::VecDeque;
+
+use super::intersections;
+use super::marks::{Marks, bit, digits};
+use super::step::{LogicStep, Technique};
+use super::trials::{Attempt, Depth, Trial, Trials, broken_by};
+use super::wide::WidePencil;
+use crate::board::Cell;
+
+impl Trials for WidePencil {
+    fn contradiction(
+        &self,
+        depth: Depth,
+        technique: Technique,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<LogicStep> {
+        let start = Forced::new(self);
+        let assumptions: Vec<(Cell, u8)> = (0..self.shape().cells())
+            .filter(|&cell| self.candidates(cell).count_ones() >= 2)
+            .flat_map(|cell| digits(self.candidates(cell)).map(move |digit| (cell, digit)))
+            .collect();
+        if start.broken {
+            // Every assumption finds the grid broken at its first move.
+            let first = *assumptions.first()?;
+            return Some(broken_by(1, first, technique));
+        }
+        let (moves, candidate) = deepening(&start, &assumptions, depth, stop)?;
+        Some(broken_by(moves, candidate, technique))
+    }
+}
+
+/// The assumption that breaks the grid in the fewest moves (the first of those
+/// as short): rounds of limits 4, 8, 16, ..., each trying every assumption not
+/// yet known to hold up to the limit. The first round where one breaks has the
+/// shortest, as every trial that did not break in the round before needs more
+/// moves than its limit.
+fn deepening(
+    start: &Forced,
+    assumptions: &[(Cell, u8)],
+    depth: Depth,
+    stop: &dyn Fn() -> bool,
+) -> Option<(usize, (Cell, u8))> {
+    let mut open: Vec<(Cell, u8)> = assumptions.to_vec();
+    let mut trial = start.clone();
+    let mut limit = 4usize;
+    while !open.is_empty() {
+        let mut best: Option<(usize, (Cell, u8))> = None;
+        let mut capped = Vec::new();
+        for &(cell, digit) in &open {
+            if stop() {
+                return None;
+            }
+            trial.clone_from(start);
+            trial.assume(cell, digit, depth);
+            let shortest = best.map_or(limit, |(moves, _)| moves);
+            match trial.go_on(shortest) {
+                Trial::Broke(moves) if best.is_none_or(|(known, _)| moves < known) => {
+                    best = Some((moves, (cell, digit)));
+                }
+                Trial::Capped => capped.push((cell, digit)),
+                _ => {}
+            }
+        }
+        if best.is_some() {
+            return best;
+        }
+        open = capped;
+        limit = limit.saturating_mul(2);
+    }
+    None
+}
+
+/// A single a move left, to be made if it still holds when its turn comes.
+#[derive(Debug, Clone, Copy)]
+enum Single {
+    /// The cell has one candidate.
+    Naked(Cell),
+    /// The digit has one place in the house.
+    Hidden(usize, u8),
+}
+
+/// A grid under forced moves: what each house holds, the singles left to
+/// make, whether it broke.
+#[derive(Clone)]
+struct Forced {
+    pencil: WidePencil,
+    /// The digits placed in each house.
+    held: Vec<u64>,
+    /// The singles the moves left, oldest first.
+    singles: VecDeque<Single>,
+    /// Some cell has neither digit nor candidate, or some house has a digit
+    /// neither placed nor with a place.
+    broken: bool,
+    depth: Depth,
+    /// The assumed digit: the only one a `Depth::OneDigit` trial places.
+    digit: u8,
+    /// The moves made so far, the assumption included.
+    moves: usize,
+}
+
+impl Forced {
+    fn new(pencil: &WidePencil) -> Forced {
+        let (n, geometry) = (pencil.size(), pencil.geometry());
+        let mut forced = Forced {
+            pencil: pencil.clone(),
+            held: vec![0; 3 * n],
+            singles: VecDeque::new(),
+            broken: false,
+            depth: Depth::Singles,
+            digit: 0,
+            moves: 0,
+        };
+        for cell in 0..pencil.shape().cells() {
+            let value = pencil.value(cell);
+            for &unit in &geometry.houses[cell] {
+                forced.held[usize::from(unit)] |= bit(value);
+            }
+            forced.broken |= value == 0 && pencil.candidates(cell) == 0;
+        }
+        for unit in 0..3 * n {
+            for digit in digits(pencil.shape().all_digits() & !forced.held[unit]) {
+                forced.broken |= pencil.places(unit, digit) == 0;
+            }
+        }
+        forced
+    }
+
+    /// Places `digit` in `cell`, the first move of a trial of `depth`.
+    fn assume(&mut self, cell: Cell, digit: u8, depth: Depth) {
+        self.depth = depth;
+        self.digit = digit;
+        self.singles.clear();
+        self.place(cell, digit);
+        self.moves = 1;
+    }
+
+    /// Writes `digit` into `cell`, takes it from the peers and the cell's
+    /// other candidates away, and notes what that broke or left single.
+    fn place(&mut self, cell: Cell, digit: u8) {
+        let geometry = self.pencil.geometry();
+        for &unit in &geometry.houses[cell] {
+            self.held[usize::from(unit)] |= bit(digit);
+        }
+        for &peer in geometry.peers_of(cell) {
+            self.eliminate(usize::from(peer), digit);
+        }
+        for other in digits(self.pencil.candidates(cell) & !bit(digit)) {
+            self.pencil.eliminate(cell, other);
+            self.count_places(cell, other);
+        }
+        self.pencil.place(cell, digit);
+    }
+
+    /// Takes `digit` from the candidates of `cell`, if it is one.
+    fn eliminate(&mut self, cell: Cell, digit: u8) {
+        let before = self.pencil.candidates(cell);
+        if before & bit(digit) == 0 {
+            return;
+        }
+        self.pencil.eliminate(cell, digit);
+        match (before & !bit(digit)).count_ones() {
+            0 => self.broken = true,
+            1 if self.depth != Depth::OneDigit => self.singles.push_back(Single::Naked(cell)),
+            _ => {}
+        }
+        self.count_places(cell, digit);
+    }
+
+    /// Looks again at the places of `digit` in the houses of `cell`, which
+    /// just lost it: one place left is a hidden single, none a broken grid.
+    fn count_places(&mut self, cell: Cell, digit: u8) {
+        for &unit in &self.pencil.geometry().houses[cell] {
+            let unit = usize::from(unit);
+            if self.held[unit] & bit(digit) != 0 {
+                continue;
+            }
+            match self.pencil.places(unit, digit).count_ones() {
+                0 => self.broken = true,
+                1 if self.depth != Depth::OneDigit || digit == self.digit => {
+                    self.singles.push_back(Single::Hidden(unit, digit));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The next single that still holds, if any.
+    fn next_single(&mut self) -> Option<(Cell, u8)> {
+        while let Some(single) = self.singles.pop_front() {
+            match single {
+                Single::Naked(cell) => {
+                    let held = self.pencil.candidates(cell);
+                    if self.pencil.value(cell) == 0 && held.count_ones() == 1 {
+                        return Some((cell, held.trailing_zeros() as u8 + 1));
+                    }
+                }
+                Single::Hidden(unit, digit) => {
+                    let places = self.pencil.places(unit, digit);
+                    if self.held[unit] & bit(digit) == 0 && places.count_ones() == 1 {
+                        let cells = self.pencil.geometry().unit(unit);
+                        return Some((usize::from(cells[places.trailing_zeros() as usize]), digit));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Makes the eliminations of one pointing or claiming; false when there is none.
+    fn locked(&mut self) -> bool {
+        let step = intersections::pointing(&self.pencil)
+            .into_iter()
+            .chain(intersections::claiming(&self.pencil))
+            .next();
+        let Some(step) = step else {
+            return false;
+        };
+        for &(cell, digit) in &step.eliminations {
+            self.eliminate(cell, digit);
+        }
+        true
+    }
+}
+
+impl Attempt for Forced {
+    fn go_on(&mut self, limit: usize) -> Trial {
+        loop {
+            if self.broken {
+                return Trial::Broke(self.moves);
+            }
+            if self.moves >= limit {
+                return Trial::Capped;
+            }
+            match self.next_single() {
+                Some((cell, digit)) => self.place(cell, digit),
+                None if self.depth == Depth::Locked && self.locked() => {}
+                None => return Trial::Held,
+            }
+            self.moves += 1;
+        }
+    }
+}
