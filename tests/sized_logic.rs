@@ -3,7 +3,8 @@
 //! step of every explanation agrees with the solution, the solve ends where
 //! its steps lead, techniques beyond singles fire at 6x6, 12x12 and 16x16, and
 //! a hint from a player's position names a sound next step; then `Explain`,
-//! `Hint` and `Rate` with rules through a real client on port 0.
+//! `Hint` and `Rate` with rules through a real client on port 0, and the
+//! `rate`, `explain` and `hint` commands with `--box`.
 
 mod common;
 
@@ -285,4 +286,44 @@ async fn rate_and_hint_answer_at_six_and_twelve_and_refuse_what_is_not_one_puzzl
         assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
         assert!(status.message().contains(wanted), "{status:?}");
     }
+}
+
+#[tokio::test]
+async fn rate_explain_and_hint_commands_take_box_and_symbols() {
+    use common::process::{stderr, stdout, sudokud};
+    let shape = Shape::new(3, 4).unwrap();
+    let hex = Notation::new(shape, "0123456789AB").unwrap();
+    let set: Vec<(Grid, Grid)> = own_set("12x12", shape).into_iter().take(3).collect();
+    let lines: Vec<String> = set
+        .iter()
+        .map(|(puzzle, _)| hex.write(puzzle.cells(), Form::Symbols))
+        .collect();
+    let input = lines.join("\n");
+    let box_args = ["--box", "3x4", "--symbols", "0123456789AB"];
+    let rated = sudokud(&[&["rate"][..], &box_args].concat(), &input, &[]).await;
+    assert!(rated.status.success(), "{}", stderr(&rated));
+    let out = stdout(&rated);
+    assert_eq!(out.lines().count(), 3, "{out}");
+    for ((puzzle, _), line) in set.iter().zip(out.lines()) {
+        let rating = logic::explain_grid(puzzle, || true, &|| false).rating();
+        assert!(line.starts_with(&format!("{:.1} {}", rating.value, rating.level().name())));
+    }
+    let explained = sudokud(&[&["explain"][..], &box_args].concat(), &lines[0], &[]).await;
+    assert!(explained.status.success(), "{}", stderr(&explained));
+    let out = stdout(&explained);
+    assert!(out.contains("r12c") || out.contains("c12="), "{out}");
+    assert!(out.contains("  rating "), "{out}");
+    let (puzzle, solution) = &set[0];
+    let hint = sudokud(&[&["hint", &lines[0]][..], &box_args].concat(), "", &[]).await;
+    assert!(hint.status.success(), "{}", stderr(&hint));
+    let out = stdout(&hint);
+    // The step places or removes candidates that agree with the solution.
+    let step = logic::hint(puzzle.cells(), solution).next.unwrap();
+    let Next::Logic(step) = step else {
+        panic!("expected a logical step")
+    };
+    assert_eq!(
+        out.trim(),
+        format!("[{:.1}] {}", step.rating, step.describe(12))
+    );
 }

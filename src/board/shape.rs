@@ -159,6 +159,8 @@ pub struct Geometry {
     pub units: Vec<u16>,
     /// Per cell, its row, column and box house numbers (into `units`).
     pub houses: Vec<[u16; 3]>,
+    /// Per cell, its position in each of those houses (0..N).
+    pub positions: Vec<[u8; 3]>,
     /// Per cell, its peers (cells sharing a house, itself not included),
     /// flattened with `peer_count` per cell.
     pub peers: Vec<u16>,
@@ -171,6 +173,7 @@ impl Geometry {
         let n = shape.size();
         let mut units = vec![0u16; 3 * n * n];
         let mut filled = vec![0usize; 3 * n];
+        let mut positions = vec![[0u8; 3]; n * n];
         let houses: Vec<[u16; 3]> = (0..n * n)
             .map(|cell| {
                 let own = [
@@ -178,8 +181,9 @@ impl Geometry {
                     n + shape.col_of(cell),
                     2 * n + shape.box_of(cell),
                 ];
-                for house in own {
+                for (k, house) in own.into_iter().enumerate() {
                     units[house * n + filled[house]] = cell as u16;
+                    positions[cell][k] = filled[house] as u8;
                     filled[house] += 1;
                 }
                 own.map(|house| house as u16)
@@ -208,6 +212,7 @@ impl Geometry {
             shape,
             units,
             houses,
+            positions,
             peers,
             peer_count,
         }

@@ -54,6 +54,8 @@ pub(super) enum Command {
 pub(super) struct RateArgs {
     /// File with one puzzle a line; stdin when absent or `-`.
     pub(super) file: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) grid: GridArgs,
     /// Worker threads (default: every core). Output stays in input order.
     #[arg(long)]
     pub(super) threads: Option<usize>,
@@ -63,6 +65,8 @@ pub(super) struct RateArgs {
 pub(super) struct ExplainArgs {
     /// File with one puzzle a line; stdin when absent or `-`.
     pub(super) file: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) grid: GridArgs,
     /// When the techniques run out, give the rest of the solution by search.
     #[arg(long)]
     pub(super) finish_by_search: bool,
@@ -73,13 +77,15 @@ pub(super) struct ExplainArgs {
 
 #[derive(Debug, Args)]
 pub(super) struct HintArgs {
-    /// The puzzle's givens (81 cells, `.` or `0` for empty), or `-` to read it
-    /// from stdin (the first line).
+    /// The puzzle's givens (81 cells, `.` or `0` for empty; other sizes as
+    /// --box reads them), or `-` to read it from stdin (the first line).
     pub(super) puzzle: String,
     /// The position now: the givens plus the player's digits (default: the
     /// givens), or `-` to read it from stdin (the line after the puzzle's, when
     /// that is read from stdin too).
     pub(super) board: Option<String>,
+    #[command(flatten)]
+    pub(super) grid: GridArgs,
 }
 
 #[derive(Debug, Args)]
@@ -394,6 +400,21 @@ pub(super) enum LogFormat {
     Json,
 }
 
+/// The grid of a command's puzzle lines: 9x9 unless `--box` says otherwise.
+#[derive(Debug, Args)]
+pub(super) struct GridArgs {
+    /// Grids of another size: a box's rows and columns, ROWSxCOLS (2x2 for 4x4,
+    /// 2x3 for 6x6, 3x4 for 12x12, 4x4 for 16x16, 5x5 for 25x25; up to 8x8).
+    /// Lines are symbols (1-9 then A-Z, '.' empty) or numbers separated by commas
+    /// or spaces (0 empty); answers come in the form of their line.
+    #[arg(long = "box", value_name = "ROWSxCOLS", value_parser = super::values::box_shape)]
+    pub(super) box_shape: Option<crate::board::Shape>,
+    /// The symbols of the symbols form, one for each digit in order (default:
+    /// 123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ cut to the size).
+    #[arg(long)]
+    pub(super) symbols: Option<String>,
+}
+
 #[derive(Debug, Args)]
 pub(super) struct SolveArgs {
     /// File with one puzzle a line; stdin when absent or `-`.
@@ -405,16 +426,8 @@ pub(super) struct SolveArgs {
     /// the solution.
     #[arg(long)]
     pub(super) count: bool,
-    /// Grids of another size: a box's rows and columns, ROWSxCOLS (2x2 for 4x4,
-    /// 2x3 for 6x6, 3x4 for 12x12, 4x4 for 16x16, 5x5 for 25x25; up to 8x8).
-    /// Lines are symbols (1-9 then A-Z, '.' empty) or numbers separated by commas
-    /// or spaces (0 empty); answers come in the form of their line.
-    #[arg(long = "box", value_name = "ROWSxCOLS", value_parser = super::values::box_shape)]
-    pub(super) box_shape: Option<crate::board::Shape>,
-    /// The symbols of the symbols form, one for each digit in order (default:
-    /// 123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ cut to the size).
-    #[arg(long)]
-    pub(super) symbols: Option<String>,
+    #[command(flatten)]
+    pub(super) grid: GridArgs,
     /// Give up on a puzzle after this many steps (prints an error line for it).
     #[arg(long)]
     pub(super) max_steps: Option<u64>,

@@ -5,7 +5,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::args::{AlgorithmArg, ConnectArgs, GenerateArgs, RpcArg, ServeArgs, SolveArgs, TlsArgs};
+use super::args::{
+    AlgorithmArg, ConnectArgs, GenerateArgs, GridArgs, RpcArg, ServeArgs, SolveArgs, TlsArgs,
+};
 use crate::client::{ClientTls, Target};
 use crate::logic::{BadRange, RatingRange};
 use crate::server::{Admission, Tls, Transport};
@@ -70,7 +72,7 @@ impl ConnectArgs {
     }
 }
 
-impl SolveArgs {
+impl GridArgs {
     /// The notation of `--box` and `--symbols`; `None` without either (9x9
     /// lines as always).
     pub(super) fn notation(&self) -> Result<Option<crate::board::Notation>, String> {
@@ -97,7 +99,9 @@ impl SolveArgs {
             },
         }
     }
+}
 
+impl SolveArgs {
     /// First solution, or counting to two with `--count`.
     pub(super) fn mode(&self) -> Mode {
         if self.count {

@@ -7,21 +7,22 @@ use std::io::Write;
 use super::args::{ExplainArgs, GenerateArgs, HintArgs, RateArgs};
 use super::lines::{print_all, read_input, solve_all, threads};
 use super::runtime::CliResult;
-use crate::board::{Board, CellName, Form, Grid, Notation, Shape, puzzle_lines};
+use crate::board::{Board, CellAt, Form, Grid, Notation, Shape, cell_char, puzzle_lines};
 use crate::generate::{Generator, MAX_ATTEMPTS, attempts_for};
 use crate::logic::{self, Explanation, Next};
 use crate::solver::{self, Control, Uniqueness};
 
 pub(super) fn rate(args: RateArgs) -> CliResult {
     let text = read_input(args.file.as_deref())?;
+    let notation = args.grid.notation()?;
     let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
     print_all(solve_all(
         &puzzles,
         threads(args.threads),
         |_: &mut (), text, out| {
-            let _ = match explained(text) {
-                Ok((explanation, _)) => {
-                    let rating = explanation.rating();
+            let _ = match explained(text, notation.as_ref()) {
+                Ok(explained) => {
+                    let rating = explained.explanation.rating();
                     let technique = rating.technique.map_or("beyond the ladder", |t| t.name());
                     writeln!(
                         out,
@@ -39,6 +40,7 @@ pub(super) fn rate(args: RateArgs) -> CliResult {
 
 pub(super) fn explain(args: ExplainArgs) -> CliResult {
     let text = read_input(args.file.as_deref())?;
+    let notation = args.grid.notation()?;
     let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
     let finish = args.finish_by_search;
     print_all(solve_all(
@@ -46,27 +48,23 @@ pub(super) fn explain(args: ExplainArgs) -> CliResult {
         threads(args.threads),
         |_: &mut (), text, out| {
             let _ = writeln!(out, "{}", text.trim());
-            let (explanation, solution) = match explained(text) {
+            let explained = match explained(text, notation.as_ref()) {
                 Ok(explained) => explained,
                 Err(error) => {
                     let _ = writeln!(out, "  error: {error}");
                     return;
                 }
             };
+            let (explanation, side) = (&explained.explanation, explained.solution.shape().size());
             for (seq, step) in (1..).zip(&explanation.steps) {
-                let _ = writeln!(out, "  {seq}. [{:.1}] {step}", step.rating);
+                let _ = writeln!(out, "  {seq}. [{:.1}] {}", step.rating, step.describe(side));
             }
             if !explanation.solved() {
-                let _ = writeln!(
-                    out,
-                    "  the techniques run out here: {}",
-                    crate::board::Board::with_cells(
-                        explanation.end.as_slice().try_into().unwrap_or([0; 81])
-                    )
-                    .to_line()
-                );
+                let end = explained.write(&explanation.end);
+                let _ = writeln!(out, "  the techniques run out here: {end}");
                 if finish {
-                    let _ = writeln!(out, "  search: {}", solution.to_line());
+                    let solution = explained.write(explained.solution.cells());
+                    let _ = writeln!(out, "  search: {solution}");
                 }
             }
             let rating = explanation.rating();
@@ -82,31 +80,40 @@ pub(super) fn explain(args: ExplainArgs) -> CliResult {
 }
 
 pub(super) fn hint(args: HintArgs) -> CliResult {
+    let notation = args.grid.notation()?;
     let (puzzle, board) = hint_input(args)?;
-    let givens = Board::parse(&puzzle).map_err(|e| format!("invalid puzzle: {e}"))?;
+    let (givens, _) = read_grid(&puzzle, notation.as_ref())?;
     let solution = unique(&givens)?;
-    let position = match &board {
-        Some(board) => Board::parse_cells(board).map_err(|e| format!("invalid board: {e}"))?,
-        None => *givens.cells(),
+    let position = match (&board, &notation) {
+        (None, _) => givens.cells().to_vec(),
+        (Some(board), None) => Board::parse_cells(board)
+            .map_err(|e| format!("invalid board: {e}"))?
+            .to_vec(),
+        (Some(board), Some(notation)) => {
+            notation
+                .read_cells(board)
+                .map_err(|e| format!("invalid board: {e}"))?
+                .0
+        }
     };
     if let Some(changed) = logic::changed_given(givens.cells(), &position) {
         return Err(format!("invalid board: {changed}").into());
     }
-    let hint = logic::hint(&position, &Grid::from_board(&solution));
+    let side = givens.shape().size();
+    let name = |cell: usize| CellAt { cell, side };
+    let hint = logic::hint(&position, &solution);
     if !hint.wrong.is_empty() {
         let wrong: Vec<String> = hint
             .wrong
             .iter()
-            .map(|&(cell, digit)| format!("{}={digit}", CellName(cell)))
+            .map(|&(cell, digit)| format!("{}={digit}", name(cell)))
             .collect();
         println!("wrong: {}", wrong.join(" "));
     }
     match hint.next {
         None => println!("solved"),
-        Some(Next::Logic(step)) => println!("[{:.1}] {step}", step.rating),
-        Some(Next::Search((cell, digit))) => {
-            println!("search: place {}={digit}", CellName(cell))
-        }
+        Some(Next::Logic(step)) => println!("[{:.1}] {}", step.rating, step.describe(side)),
+        Some(Next::Search((cell, digit))) => println!("search: place {}={digit}", name(cell)),
     }
     Ok(())
 }
@@ -221,17 +228,49 @@ fn generate_sized(args: GenerateArgs, shape: Shape) -> CliResult {
     })
 }
 
-/// The logical solve of a puzzle line, and its solution; an error when the
-/// line is no puzzle or has no unique solution.
-fn explained(text: &str) -> Result<(Explanation, Board), String> {
-    let board = Board::parse(text).map_err(|e| format!("invalid puzzle: {e}"))?;
-    let solution = unique(&board)?;
-    Ok((logic::explain(&board), solution))
+/// A puzzle's logical solve, its solution, and how to write its cells.
+struct Explained {
+    explanation: Explanation,
+    solution: Grid,
+    notation: Option<Notation>,
+    form: Form,
 }
 
-/// The unique solution of `board`, or why there is none.
-fn unique(board: &Board) -> Result<Board, String> {
-    match solver::uniqueness(board, &Control::UNTIMED).map_err(|why| format!("{why:?}"))? {
+impl Explained {
+    /// Cells written as the puzzle line was.
+    fn write(&self, cells: &[u8]) -> String {
+        match &self.notation {
+            Some(notation) => notation.write(cells, self.form),
+            None => cells.iter().map(|&value| cell_char(value)).collect(),
+        }
+    }
+}
+
+/// A puzzle line read in `notation` (none: a 9x9 line), and its form.
+fn read_grid(text: &str, notation: Option<&Notation>) -> Result<(Grid, Form), String> {
+    let read = match notation {
+        Some(notation) => notation.read(text),
+        None => Board::parse(text).map(|board| (Grid::from_board(&board), Form::Symbols)),
+    };
+    read.map_err(|e| format!("invalid puzzle: {e}"))
+}
+
+/// The logical solve of a puzzle line, and its solution; an error when the
+/// line is no puzzle or has no unique solution.
+fn explained(text: &str, notation: Option<&Notation>) -> Result<Explained, String> {
+    let (grid, form) = read_grid(text, notation)?;
+    let solution = unique(&grid)?;
+    Ok(Explained {
+        explanation: logic::explain_grid(&grid, || true, &|| false),
+        solution,
+        notation: notation.cloned(),
+        form,
+    })
+}
+
+/// The unique solution of `grid`, or why there is none.
+fn unique(grid: &Grid) -> Result<Grid, String> {
+    match solver::uniqueness_of(grid, &Control::UNTIMED).map_err(|why| format!("{why:?}"))? {
         Uniqueness::One(solution, _) => Ok(solution),
         Uniqueness::None => Err("the puzzle has no solution".to_owned()),
         Uniqueness::Several => Err("the puzzle has more than one solution".to_owned()),

@@ -13,7 +13,7 @@ use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Search};
 pub(super) fn run(args: SolveArgs) -> CliResult {
     let text = read_input(args.file.as_deref())?;
     let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
-    let notation = args.notation()?;
+    let notation = args.grid.notation()?;
     let shape = notation.as_ref().map_or(Shape::CLASSIC, Notation::shape);
     let algorithm = args.algorithm.engine_for(shape);
     if !algorithm.supports(shape) {

@@ -3,12 +3,13 @@
 //! 64 bits wide. Knows nothing of techniques.
 
 use super::marks::{Marks, bit, digits};
-use crate::board::{Cell, Grid, Shape};
+use crate::board::{Cell, Geometry, Grid, Shape};
 
 /// A pencil-mark grid of any shape.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct WidePencil {
     shape: Shape,
+    geometry: &'static Geometry,
     /// The digit of each cell, 0 when empty.
     values: Vec<u8>,
     /// The candidates of each empty cell (0 for a filled one).
@@ -26,6 +27,7 @@ impl WidePencil {
         let n = shape.size();
         let mut pencil = WidePencil {
             shape,
+            geometry,
             values: grid.cells().to_vec(),
             candidates: vec![0; shape.cells()],
             places: vec![0; 3 * n * n],
@@ -47,15 +49,13 @@ impl WidePencil {
     }
 
     /// Sets or clears `cell`'s position in the places of `digit` in its houses.
+    #[inline]
     fn mark(&mut self, cell: Cell, digit: u8, on: bool) {
         let n = self.shape.size();
-        let (row, col) = (self.shape.row_of(cell), self.shape.col_of(cell));
-        let boxed = self.shape.box_of(cell);
-        let in_box =
-            (row % self.shape.box_rows()) * self.shape.box_cols() + col % self.shape.box_cols();
         let d = usize::from(digit - 1);
-        for (unit, at) in [(row, col), (n + col, row), (2 * n + boxed, in_box)] {
-            let places = &mut self.places[unit * n + d];
+        let (houses, positions) = (&self.geometry.houses[cell], &self.geometry.positions[cell]);
+        for (&unit, &at) in houses.iter().zip(positions) {
+            let places = &mut self.places[usize::from(unit) * n + d];
             if on {
                 *places |= 1 << at;
             } else {
@@ -65,9 +65,34 @@ impl WidePencil {
     }
 }
 
+impl Clone for WidePencil {
+    fn clone(&self) -> WidePencil {
+        WidePencil {
+            shape: self.shape,
+            geometry: self.geometry,
+            values: self.values.clone(),
+            candidates: self.candidates.clone(),
+            places: self.places.clone(),
+        }
+    }
+
+    /// Copies into the buffers already held (a trial starts this way).
+    fn clone_from(&mut self, source: &WidePencil) {
+        self.shape = source.shape;
+        self.geometry = source.geometry;
+        self.values.clone_from(&source.values);
+        self.candidates.clone_from(&source.candidates);
+        self.places.clone_from(&source.places);
+    }
+}
+
 impl Marks for WidePencil {
     fn shape(&self) -> Shape {
         self.shape
+    }
+
+    fn geometry(&self) -> &'static Geometry {
+        self.geometry
     }
 
     fn value(&self, cell: Cell) -> u8 {
@@ -87,7 +112,7 @@ impl Marks for WidePencil {
             self.eliminate(cell, other);
         }
         self.values[cell] = digit;
-        let geometry = self.shape.geometry();
+        let geometry = self.geometry;
         for &peer in geometry.peers_of(cell) {
             self.eliminate(usize::from(peer), digit);
         }

@@ -89,7 +89,6 @@ enum Single {
 
 /// A grid under forced moves: what each house holds, the singles left to
 /// make, whether it broke.
-#[derive(Clone)]
 struct Forced {
     pencil: WidePencil,
     /// The digits placed in each house.
@@ -104,6 +103,26 @@ struct Forced {
     digit: u8,
     /// The moves made so far, the assumption included.
     moves: usize,
+}
+
+impl Clone for Forced {
+    fn clone(&self) -> Forced {
+        Forced {
+            pencil: self.pencil.clone(),
+            held: self.held.clone(),
+            singles: self.singles.clone(),
+            ..*self
+        }
+    }
+
+    /// Copies into the buffers already held: a trial starts this way.
+    fn clone_from(&mut self, source: &Forced) {
+        self.pencil.clone_from(&source.pencil);
+        self.held.clone_from(&source.held);
+        self.singles.clone_from(&source.singles);
+        (self.broken, self.depth, self.digit, self.moves) =
+            (source.broken, source.depth, source.digit, source.moves);
+    }
 }
 
 impl Forced {
