@@ -1,7 +1,8 @@
 //! `Generate` and `GenerateMany`: puzzles made on the compute pool under the
 //! solve slots, in turns of a few milliseconds (a rating range may take many
-//! attempts), each rated by the logical solver; at other sizes (not rated yet)
-//! a puzzle a turn, its counts bounded by the client and the deadline. A
+//! attempts), each rated by the logical solver; at other sizes the same, with
+//! fewer attempts the larger the grid, each puzzle's counts and rating bounded
+//! by the client and the deadline. A
 //! `GenerateMany` stream is a task that makes its next puzzle only once the
 //! client has room for it. Knows nothing of how puzzles are made or rated.
 
