@@ -6,57 +6,43 @@
 
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { type Candidate, type LogicStep, SudokuService } from "./gen/sudoku/v1/sudoku_pb";
+import { Shape } from "./grid";
 
 type Service = Client<typeof SudokuService>;
 
-const ALL = 0x1ff;
-
-/** The 20 peers of each cell. */
-const PEERS: number[][] = Array.from({ length: 81 }, (_, cell) => {
-  const peers: number[] = [];
-  for (let other = 0; other < 81; other++) {
-    const sameRow = Math.floor(other / 9) === Math.floor(cell / 9);
-    const sameCol = other % 9 === cell % 9;
-    const sameBox =
-      Math.floor(other / 27) === Math.floor(cell / 27) &&
-      Math.floor((other % 9) / 3) === Math.floor((cell % 9) / 3);
-    if (other !== cell && (sameRow || sameCol || sameBox)) peers.push(other);
-  }
-  return peers;
-});
-
-/** A position: each cell's digit (0 empty) and candidates (bit d-1 for digit d). */
+/**
+ * A position: each cell's digit (0 empty), and its candidates as one flag a
+ * digit (`candidates[cell * N + digit - 1]`), so every size up to 64x64 fits.
+ */
 interface Position {
   digits: Uint8Array;
-  candidates: Uint16Array;
+  candidates: Uint8Array;
 }
 
-function start(puzzle: string): Position {
-  const digits = new Uint8Array(81);
-  for (let i = 0; i < 81; i++) digits[i] = puzzle[i] === "." ? 0 : Number(puzzle[i]);
-  const candidates = new Uint16Array(81);
-  for (let i = 0; i < 81; i++) {
+function start(givens: Uint8Array, shape: Shape): Position {
+  const n = shape.n;
+  const digits = Uint8Array.from(givens);
+  const candidates = new Uint8Array(shape.cells * n);
+  for (let i = 0; i < shape.cells; i++) {
     if (digits[i]) continue;
-    let taken = 0;
-    for (const peer of PEERS[i]) if (digits[peer]) taken |= 1 << (digits[peer] - 1);
-    candidates[i] = ALL & ~taken;
+    candidates.fill(1, i * n, (i + 1) * n);
+    for (const peer of shape.peers(i)) if (digits[peer]) candidates[i * n + digits[peer] - 1] = 0;
   }
   return { digits, candidates };
 }
 
-function apply(position: Position, step: LogicStep): void {
+function apply(position: Position, step: LogicStep, shape: Shape): void {
+  const n = shape.n;
   for (const { row, col, digit } of step.placements) {
-    const cell = row * 9 + col;
+    const cell = row * n + col;
     position.digits[cell] = digit;
-    position.candidates[cell] = 0;
-    for (const peer of PEERS[cell]) position.candidates[peer] &= ~(1 << (digit - 1));
+    position.candidates.fill(0, cell * n, (cell + 1) * n);
+    for (const peer of shape.peers(cell)) position.candidates[peer * n + digit - 1] = 0;
   }
   for (const { row, col, digit } of step.eliminations) {
-    position.candidates[row * 9 + col] &= ~(1 << (digit - 1));
+    position.candidates[(row * n + col) * n + digit - 1] = 0;
   }
 }
-
-const key = (c: Candidate) => `${c.row * 9 + c.col}:${c.digit}`;
 
 /** The explain panel: a board with pencil marks, the step list, and navigation. */
 export class ExplainPanel {
@@ -66,7 +52,8 @@ export class ExplainPanel {
   private readonly status: HTMLElement;
   private readonly previous: HTMLButtonElement;
   private readonly next: HTMLButtonElement;
-  private puzzle = ".".repeat(81);
+  private shape = Shape.CLASSIC;
+  private givens: Uint8Array<ArrayBufferLike> = new Uint8Array(81);
   private steps: LogicStep[] = [];
   /** Steps applied to the position shown; the step at this index is the current one. */
   private at = 0;
@@ -90,13 +77,7 @@ export class ExplainPanel {
       <p class="status" data-field="status">ready</p>
       <ol class="steps" data-field="steps"></ol>`;
     container.appendChild(this.root);
-    const board = this.root.querySelector(".board") as HTMLElement;
-    for (let i = 0; i < 81; i++) {
-      const cell = document.createElement("div");
-      cell.dataset.cell = String(i);
-      board.appendChild(cell);
-      this.cells.push(cell);
-    }
+    this.layout(Shape.CLASSIC);
     this.list = this.root.querySelector('[data-field="steps"]') as HTMLOListElement;
     this.status = this.root.querySelector('[data-field="status"]') as HTMLElement;
     this.previous = this.root.querySelector('[data-nav="previous"]') as HTMLButtonElement;
@@ -109,12 +90,32 @@ export class ExplainPanel {
     });
   }
 
-  /** Streams the explanation of `puzzle` (81 cells, '.' empty) into the list. */
-  async run(puzzle: string): Promise<void> {
+  /** Makes the board's cells for `shape`, when it is not the one shown. */
+  private layout(shape: Shape): void {
+    const board = this.root.querySelector(".board") as HTMLElement;
+    if (this.cells.length === shape.cells && this.shape === shape) return;
+    this.shape = shape;
+    shape.style(board, true);
+    this.cells.length = 0;
+    board.replaceChildren();
+    for (let i = 0; i < shape.cells; i++) {
+      const cell = document.createElement("div");
+      cell.dataset.cell = String(i);
+      board.appendChild(cell);
+      this.cells.push(cell);
+    }
+  }
+
+  /**
+   * Streams the explanation of `text` (as the person wrote it; `givens` its
+   * cells, 0 empty) on a grid of `shape` into the list.
+   */
+  async run(text: string, givens: Uint8Array<ArrayBufferLike>, shape: Shape): Promise<void> {
     this.abort?.abort();
     const abort = new AbortController();
     this.abort = abort;
-    this.puzzle = puzzle;
+    this.layout(shape);
+    this.givens = givens;
     this.steps = [];
     this.failure = null;
     this.list.replaceChildren();
@@ -122,24 +123,27 @@ export class ExplainPanel {
     this.setStatus("explaining…", false);
     this.show(0);
     try {
-      const stream = this.client.explain({ puzzle, finishBySearch: true }, { signal: abort.signal });
+      const request = { puzzle: text, finishBySearch: true, rules: shape.rules() };
+      const stream = this.client.explain(request, { signal: abort.signal });
       for await (const response of stream) {
         const event = response.event;
         if (event.case === "started") {
-          this.puzzle = event.value.puzzle;
+          const read = shape.parse(event.value.puzzle);
+          if ("cells" in read) this.givens = read.cells;
         } else if (event.case === "steps") {
           for (const step of event.value.steps) this.add(step);
         } else if (event.case === "finished") {
           const done = event.value;
           const end = this.positionAfter(this.steps.length);
-          const shown = Array.from(end.digits).join("");
+          const solution = shape.parse(done.solution);
+          const differs = !("cells" in solution) || solution.cells.some((d, i) => d !== end.digits[i]);
           this.root.dataset.state = "explained";
           this.root.dataset.rating = done.rating.toFixed(1);
           const how = done.neededSearch
             ? "the techniques ran out; the search placed the rest"
             : `hardest step: ${done.technique}`;
           this.setStatus(`rating ${done.rating.toFixed(1)} (${done.level}); ${how}`, false);
-          if (shown !== done.solution) {
+          if (differs) {
             this.setStatus("the replayed steps differ from the server's solution", true);
           }
         }
@@ -166,8 +170,8 @@ export class ExplainPanel {
   }
 
   private positionAfter(count: number): Position {
-    const position = start(this.puzzle);
-    for (const step of this.steps.slice(0, count)) apply(position, step);
+    const position = start(this.givens, this.shape);
+    for (const step of this.steps.slice(0, count)) apply(position, step, this.shape);
     return position;
   }
 
@@ -181,27 +185,28 @@ export class ExplainPanel {
     this.at = Math.max(0, Math.min(count, this.steps.length));
     const position = this.positionAfter(this.at);
     const step = this.steps[this.at];
+    const { n, cells } = this.shape;
+    const key = (c: Candidate) => `${c.row * n + c.col}:${c.digit}`;
     const pattern = new Set((step?.pattern ?? []).map(key));
     const struck = new Set((step?.eliminations ?? []).map(key));
     const placed = new Set((step?.placements ?? []).map(key));
-    for (let i = 0; i < 81; i++) {
+    for (let i = 0; i < cells; i++) {
       const cell = this.cells[i];
       cell.className = "cell";
-      if (i % 9 === 2 || i % 9 === 5) cell.classList.add("box-right");
-      if (Math.floor(i / 9) === 2 || Math.floor(i / 9) === 5) cell.classList.add("box-bottom");
+      cell.classList.add(...this.shape.borders(i));
       const digit = position.digits[i];
       if (digit) {
-        cell.textContent = String(digit);
-        cell.classList.add(this.puzzle[i] === "." ? "r-hidden" : "given");
+        cell.textContent = this.shape.symbol(digit);
+        cell.classList.add(this.givens[i] ? "given" : "r-hidden");
         continue;
       }
       cell.classList.add("marks");
       cell.replaceChildren();
-      for (let d = 1; d <= 9; d++) {
+      for (let d = 1; d <= n; d++) {
         const mark = document.createElement("span");
         const here = `${i}:${d}`;
-        if (position.candidates[i] & (1 << (d - 1))) {
-          mark.textContent = String(d);
+        if (position.candidates[i * n + d - 1]) {
+          mark.textContent = this.shape.symbol(d);
           if (placed.has(here)) mark.className = "place";
           else if (struck.has(here)) mark.className = "struck";
           else if (pattern.has(here)) mark.className = "pattern";

@@ -5,6 +5,7 @@
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { ExplainPanel } from "./explain";
+import { SHAPES, Shape } from "./grid";
 import {
   Algorithm,
   Outcome,
@@ -27,7 +28,8 @@ const SAMPLES: ReadonlyArray<[string, string]> = [
 ];
 
 const ALGORITHMS: ReadonlyArray<[Algorithm, string]> = [
-  [Algorithm.BITBOARD, "bitboard (fastest)"],
+  [Algorithm.BITBOARD, "bitboard (fastest, 9x9)"],
+  [Algorithm.WIDE, "wide (every size: propagation, Hall sets, learning)"],
   [Algorithm.PROPAGATION, "propagation (singles + fewest candidates)"],
   [Algorithm.SINGLES, "singles, then backtracking"],
   [Algorithm.BACKTRACKING, "plain backtracking"],
@@ -51,15 +53,6 @@ function element<T extends HTMLElement>(id: string): T {
   return found as T;
 }
 
-/** Puzzle text as 81 cells ('.' for empty), or an explanation of what is wrong. */
-function normalize(text: string): { cells: string } | { error: string } {
-  const kept = text.replace(/[\s|+\-]/g, "");
-  const bad = kept.search(/[^0-9._]/);
-  if (bad >= 0) return { error: `character '${kept[bad]}' at cell ${bad + 1} is not a digit, '.', '0' or '_'` };
-  if (kept.length !== 81) return { error: `the puzzle has ${kept.length} cells; it needs 81` };
-  return { cells: kept.replace(/[0_]/g, ".") };
-}
-
 /** One board being solved: its cells, counters, depth plot and stream. */
 class Panel {
   readonly root: HTMLElement;
@@ -68,6 +61,7 @@ class Panel {
   private readonly field: Record<string, HTMLElement> = {};
   private readonly message: HTMLElement;
 
+  private shape = Shape.CLASSIC;
   // Search state, updated per step.
   private digits = new Uint8Array(81);
   private reasons = new Uint8Array(81);
@@ -108,16 +102,7 @@ class Panel {
       <p class="status" data-field="status">ready</p>
       <p class="server-stats" data-field="server"></p>`;
     container.appendChild(this.root);
-    const board = this.root.querySelector(".board") as HTMLElement;
-    for (let i = 0; i < 81; i++) {
-      const cell = document.createElement("div");
-      cell.className = "cell";
-      cell.dataset.cell = String(i);
-      if (i % 9 === 2 || i % 9 === 5) cell.classList.add("box-right");
-      if (Math.floor(i / 9) === 2 || Math.floor(i / 9) === 5) cell.classList.add("box-bottom");
-      board.appendChild(cell);
-      this.cells.push(cell);
-    }
+    this.layout(Shape.CLASSIC);
     for (const node of this.root.querySelectorAll<HTMLElement>("[data-field]")) {
       this.field[node.dataset.field as string] = node;
     }
@@ -125,10 +110,31 @@ class Panel {
     this.message = this.field.status;
   }
 
-  /** Shows the givens of `cells` and clears everything else. */
-  reset(cells: string, title: string): void {
-    for (let i = 0; i < 81; i++) {
-      const digit = cells[i] === "." ? 0 : Number(cells[i]);
+  /** Makes the board's cells for `shape`, when it is not the one shown. */
+  private layout(shape: Shape): void {
+    if (this.cells.length === shape.cells && this.shape === shape) return;
+    this.shape = shape;
+    const board = this.root.querySelector(".board") as HTMLElement;
+    shape.style(board, false);
+    board.replaceChildren();
+    this.cells.length = 0;
+    for (let i = 0; i < shape.cells; i++) {
+      const cell = document.createElement("div");
+      cell.className = "cell";
+      cell.dataset.cell = String(i);
+      board.appendChild(cell);
+      this.cells.push(cell);
+    }
+    for (const name of ["digits", "reasons", "given", "undone", "dirty"] as const) {
+      this[name] = new Uint8Array(shape.cells);
+    }
+  }
+
+  /** Shows the givens `cells` of a grid of `shape` and clears everything else. */
+  reset(cells: Uint8Array, title: string, shape: Shape): void {
+    this.layout(shape);
+    for (let i = 0; i < shape.cells; i++) {
+      const digit = cells[i] ?? 0;
       this.digits[i] = digit;
       this.given[i] = digit ? 1 : 0;
       this.reasons[i] = 0;
@@ -158,6 +164,7 @@ class Panel {
    * last step shown, so the animation goes on where it was.
    */
   async run(puzzle: string, algorithm: Algorithm, intervalMs: number, maxSteps: bigint): Promise<void> {
+    const rules = this.shape.rules();
     this.abort?.abort();
     const abort = new AbortController();
     this.abort = abort;
@@ -167,7 +174,7 @@ class Panel {
     this.root.dataset.resumes = "0";
     this.setStatus("solving…", false);
     this.scheduleFrame();
-    const request = { puzzle, algorithm, stepIntervalMs: intervalMs, maxSteps, maxBatch: 0 };
+    const request = { puzzle, algorithm, stepIntervalMs: intervalMs, maxSteps, maxBatch: 0, rules };
     const followed = { seq: 0n, engineVersion: "", algorithm };
     let tries = 0;
     try {
@@ -207,7 +214,14 @@ class Panel {
 
   /** One stream, resumed after `followed.seq` once a stream has started. */
   private async follow(
-    request: { puzzle: string; algorithm: Algorithm; stepIntervalMs: number; maxSteps: bigint; maxBatch: number },
+    request: {
+      puzzle: string;
+      algorithm: Algorithm;
+      stepIntervalMs: number;
+      maxSteps: bigint;
+      maxBatch: number;
+      rules?: { boxRows: number; boxCols: number };
+    },
     followed: { seq: bigint; engineVersion: string; algorithm: Algorithm },
     signal: AbortSignal,
   ): Promise<void> {
@@ -247,7 +261,7 @@ class Panel {
   }
 
   private apply(step: Step): void {
-    const cell = step.row * 9 + step.col;
+    const cell = step.row * this.shape.n + step.col;
     this.depth = step.depth;
     if (step.depth > this.maxDepth) this.maxDepth = step.depth;
     if (step.kind === StepKind.PLACE) {
@@ -270,7 +284,9 @@ class Panel {
     this.root.dataset.state = solved ? "solved" : "unsolvable";
     this.setStatus(solved ? "solved" : "no solution exists", false);
     // The board is the replay of the steps; it must match the server's solution.
-    if (solved && Array.from(this.digits).join("") !== finished.solution) {
+    const solution = this.shape.parse(finished.solution);
+    const differs = !("cells" in solution) || solution.cells.some((digit, i) => digit !== this.digits[i]);
+    if (solved && differs) {
       this.setStatus("solved, but the replayed steps differ from the server's solution", true);
     }
     if (stats) {
@@ -295,14 +311,13 @@ class Panel {
 
   /** Draws what changed since the last frame. */
   private draw(): void {
-    for (let i = 0; i < 81; i++) {
+    for (let i = 0; i < this.shape.cells; i++) {
       if (!this.dirty[i] && !this.undone[i]) continue;
       const cell = this.cells[i];
       const digit = this.digits[i];
-      cell.textContent = digit ? String(digit) : "";
+      cell.textContent = this.shape.symbol(digit);
       cell.className = "cell";
-      if (i % 9 === 2 || i % 9 === 5) cell.classList.add("box-right");
-      if (Math.floor(i / 9) === 2 || Math.floor(i / 9) === 5) cell.classList.add("box-bottom");
+      cell.classList.add(...this.shape.borders(i));
       if (this.given[i]) cell.classList.add("given");
       else if (digit) cell.classList.add(REASON_CLASS[this.reasons[i] as Reason] ?? "r-other");
       else if (this.undone[i]) cell.classList.add("undone");
@@ -415,14 +430,20 @@ function main(): void {
   const inputError = element<HTMLElement>("input-error");
   const boards = element<HTMLElement>("boards");
 
+  const size = element<HTMLSelectElement>("size");
+  const level = element<HTMLSelectElement>("level");
+  const generated = element<HTMLElement>("generated");
   for (const [name, text] of SAMPLES) sample.add(new Option(name, text));
+  SHAPES.forEach(([name], index) => size.add(new Option(name, String(index))));
   for (const select of [algorithm, second]) {
     for (const [value, name] of ALGORITHMS) select.add(new Option(name, String(value)));
   }
   second.value = String(Algorithm.BACKTRACKING);
   puzzle.value = SAMPLES[0][1];
+  let shape = Shape.CLASSIC;
   sample.addEventListener("change", () => {
     puzzle.value = sample.value;
+    showGivens();
   });
   const syncRace = () => {
     second.disabled = !race.checked;
@@ -431,14 +452,34 @@ function main(): void {
   const panels = [new Panel(boards, "a"), new Panel(boards, "b")];
   race.addEventListener("change", syncRace);
   syncRace();
-  const idle = normalize(puzzle.value);
-  if ("cells" in idle) for (const panel of panels) panel.reset(idle.cells, "");
+  /** The puzzle's cells as the boards show them before a run (empty when unreadable). */
+  const givens = (): Uint8Array => {
+    const read = shape.parse(puzzle.value);
+    return "cells" in read ? read.cells : new Uint8Array(shape.cells);
+  };
+  const showGivens = () => {
+    for (const panel of panels) panel.reset(givens(), "", shape);
+  };
+  showGivens();
+
+  // Another size: the boards redraw, the 9x9-only choices step aside, and a
+  // puzzle of that size is made to start from.
+  size.addEventListener("change", async () => {
+    shape = SHAPES[Number(size.value)][1];
+    sample.disabled = !shape.classic;
+    if (!shape.classic && algorithm.value === String(Algorithm.BITBOARD)) {
+      algorithm.value = String(Algorithm.WIDE);
+    }
+    level.value = shape.classic ? "hard" : "";
+    puzzle.value = shape.classic ? sample.value : "";
+    showGivens();
+    if (!shape.classic) await generate();
+  });
 
   start.addEventListener("click", async () => {
     inputError.textContent = "";
-    const checked = normalize(puzzle.value);
+    const checked = shape.parse(puzzle.value);
     // The server checks too (and says where a conflict is); this catches typos early.
-    const cells = "cells" in checked ? checked.cells : puzzle.value;
     if ("error" in checked) inputError.textContent = checked.error;
     const perSecond = Number(pace.value);
     const interval = perSecond > 0 ? Math.max(1, Math.round(1000 / perSecond)) : 0;
@@ -450,8 +491,8 @@ function main(): void {
     const runs = chosen.map((choice, index) => {
       const panel = panels[index];
       const label = ALGORITHMS.find(([value]) => value === choice)?.[1] ?? "";
-      panel.reset("cells" in checked ? cells : ".".repeat(81), label);
-      return panel.run(cells, choice, interval, maxSteps);
+      panel.reset(givens(), label, shape);
+      return panel.run(puzzle.value.trim(), choice, interval, maxSteps);
     });
     await Promise.all(runs);
     // Say what went wrong next to the input as well: a rejected puzzle as the
@@ -472,31 +513,41 @@ function main(): void {
   explainer.root.hidden = true;
   element<HTMLButtonElement>("explain").addEventListener("click", async () => {
     inputError.textContent = "";
-    const checked = normalize(puzzle.value);
+    const checked = shape.parse(puzzle.value);
     if ("error" in checked) {
       inputError.textContent = checked.error;
       return;
     }
     explainer.root.hidden = false;
-    await explainer.run(checked.cells);
+    await explainer.run(puzzle.value.trim(), checked.cells, shape);
     if (explainer.failure) inputError.textContent = explainer.failure.rawMessage;
   });
 
-  const generated = element<HTMLElement>("generated");
-  element<HTMLButtonElement>("generate").addEventListener("click", async () => {
+  /**
+   * A new puzzle of the size shown. From 25x25 up a minimal puzzle can take
+   * minutes: the server gets ten seconds and answers a unique one.
+   */
+  const generate = async () => {
     generated.textContent = "generating…";
     try {
-      const made = await client.generate({
-        level: element<HTMLSelectElement>("level").value,
-        symmetry: Number(element<HTMLSelectElement>("symmetry").value) as Symmetry,
-      });
+      const made = await client.generate(
+        {
+          level: level.value,
+          symmetry: Number(element<HTMLSelectElement>("symmetry").value) as Symmetry,
+          rules: shape.rules(),
+          notMinimal: shape.n >= 25,
+        },
+        { timeoutMs: shape.n >= 25 ? 10_000 : undefined },
+      );
       puzzle.value = made.puzzle;
-      for (const panel of panels) panel.reset(made.puzzle, "");
-      generated.textContent = `${made.clues} clues, rating ${made.rating.toFixed(1)} (${made.level}), seed ${made.seed}`;
+      showGivens();
+      const rated = made.level ? `rating ${made.rating.toFixed(1)} (${made.level})` : "not rated in time";
+      generated.textContent = `${made.clues} clues, ${rated}, seed ${made.seed}`;
     } catch (error) {
       generated.textContent = describe(ConnectError.from(error));
     }
-  });
+  };
+  element<HTMLButtonElement>("generate").addEventListener("click", generate);
   element<HTMLElement>("server").textContent = serverUrl;
 }
 

@@ -1,0 +1,126 @@
+// The grid a puzzle is on: 9x9 with 3x3 boxes, or any shape the server takes
+// (boxes of 2 to 8 rows and columns, N = rows x cols from 4 to 64). It reads the
+// text a person pastes, writes digits as the server writes them (symbols up to
+// 35x35, numbers beyond), says where box borders fall, and lists each cell's
+// peers for the pencil marks.
+
+/** The default symbols, cut to N, as the server's `rules.symbols` default. */
+const SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+export class Shape {
+  readonly n: number;
+  readonly cells: number;
+  private peerCache: number[][] | null = null;
+
+  constructor(
+    readonly boxRows: number,
+    readonly boxCols: number,
+  ) {
+    this.n = boxRows * boxCols;
+    this.cells = this.n * this.n;
+  }
+
+  /** The classic 9x9. */
+  static readonly CLASSIC = new Shape(3, 3);
+
+  get classic(): boolean {
+    return this.boxRows === 3 && this.boxCols === 3;
+  }
+
+  /** `rules` for a request: none for 9x9 (its text as it always was). */
+  rules(): { boxRows: number; boxCols: number } | undefined {
+    return this.classic ? undefined : { boxRows: this.boxRows, boxCols: this.boxCols };
+  }
+
+  /** How a digit is shown: its symbol up to 35x35, its number beyond. */
+  symbol(digit: number): string {
+    if (!digit) return "";
+    return this.n <= SYMBOLS.length ? SYMBOLS[digit - 1] : String(digit);
+  }
+
+  /** Puzzle text as cells (0 empty), or what is wrong with it. */
+  parse(text: string): { cells: Uint8Array } | { error: string } {
+    const n = this.n;
+    const cells = new Uint8Array(this.cells);
+    const numbers = n > SYMBOLS.length || /[,;]/.test(text);
+    const tokens = numbers
+      ? text.split(/[\s,;]+/).filter((token) => token !== "")
+      : Array.from(text.replace(/[\s|+\-]/g, ""));
+    if (tokens.length !== this.cells) {
+      return { error: `the puzzle has ${tokens.length} cells; a ${n}x${n} grid needs ${this.cells}` };
+    }
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i].toUpperCase();
+      let digit = -1;
+      if (token === "." || token === "_" || token === "0") digit = 0;
+      else if (numbers && /^\d+$/.test(token)) digit = Number(token);
+      else if (!numbers) digit = SYMBOLS.slice(0, n).indexOf(token) + 1 || -1;
+      if (digit < 0 || digit > n) {
+        return { error: `'${tokens[i]}' at cell ${i + 1} is not a digit of a ${n}x${n} grid or empty` };
+      }
+      cells[i] = digit;
+    }
+    return { cells };
+  }
+
+  /** Cells as the server writes them in the symbols form ('.' empty) or numbers. */
+  format(cells: ArrayLike<number>): string {
+    const all = Array.from(cells);
+    if (this.n > SYMBOLS.length) return all.join(",");
+    return all.map((digit) => (digit ? SYMBOLS[digit - 1] : ".")).join("");
+  }
+
+  /** The border classes of cell `i`: a thick line after each box. */
+  borders(i: number): string[] {
+    const row = Math.floor(i / this.n);
+    const col = i % this.n;
+    const found: string[] = [];
+    if ((col + 1) % this.boxCols === 0 && col !== this.n - 1) found.push("box-right");
+    if ((row + 1) % this.boxRows === 0 && row !== this.n - 1) found.push("box-bottom");
+    return found;
+  }
+
+  /** The cells that share a row, a column or a box with `cell`. */
+  peers(cell: number): number[] {
+    if (!this.peerCache) {
+      const boxOf = (i: number) =>
+        Math.floor(Math.floor(i / this.n) / this.boxRows) * this.boxRows + Math.floor((i % this.n) / this.boxCols);
+      this.peerCache = Array.from({ length: this.cells }, (_, at) => {
+        const peers: number[] = [];
+        for (let other = 0; other < this.cells; other++) {
+          const sameRow = Math.floor(other / this.n) === Math.floor(at / this.n);
+          const sameCol = other % this.n === at % this.n;
+          if (other !== at && (sameRow || sameCol || boxOf(other) === boxOf(at))) peers.push(other);
+        }
+        return peers;
+      });
+    }
+    return this.peerCache[cell];
+  }
+
+  /** Sizes the CSS of a board for this grid: N columns, cells as large as fit. */
+  style(board: HTMLElement, marks: boolean): void {
+    const n = this.n;
+    const cell = marks
+      ? Math.max(2.2, Math.ceil(Math.sqrt(n)) * 0.62)
+      : n <= 9 ? 2.2 : n <= 16 ? 1.7 : n <= 25 ? 1.3 : 1.0;
+    board.style.setProperty("--n", String(n));
+    board.style.setProperty("--cell", `${cell}rem`);
+    board.style.setProperty("--marks", String(Math.ceil(Math.sqrt(n))));
+    board.dataset.size = String(n);
+  }
+}
+
+/** The shapes the size selector offers, 9x9 first. */
+export const SHAPES: ReadonlyArray<[string, Shape]> = [
+  ["9x9 (3x3 boxes)", Shape.CLASSIC],
+  ["4x4 (2x2)", new Shape(2, 2)],
+  ["6x6 (2x3)", new Shape(2, 3)],
+  ["6x6 (3x2)", new Shape(3, 2)],
+  ["8x8 (2x4)", new Shape(2, 4)],
+  ["12x12 (3x4)", new Shape(3, 4)],
+  ["16x16 (4x4)", new Shape(4, 4)],
+  ["25x25 (5x5)", new Shape(5, 5)],
+  ["36x36 (6x6)", new Shape(6, 6)],
+  ["64x64 (8x8)", new Shape(8, 8)],
+];
