@@ -180,6 +180,24 @@ impl Shown {
     }
 }
 
+/// Columns and lines the redrawn board and its counters take for a grid of
+/// `shape` (as [`Shown::grid`] draws it).
+pub fn drawn_size(shape: Shape) -> (usize, usize) {
+    let (n, rows, cols) = (shape.size(), shape.box_rows(), shape.box_cols());
+    let width = if n > 35 { 3 } else { 2 };
+    let columns = n * width - 1 + 2 * (n / cols - 1);
+    // The grid, a rule between bands, a blank line and two lines of counters.
+    let lines = n + (n / rows - 1) + 3;
+    (columns, lines)
+}
+
+/// Whether the redrawn board of `shape` fits a terminal of `columns` x `rows`
+/// (one line is kept for the cursor).
+pub fn fits(shape: Shape, columns: u16, rows: u16) -> bool {
+    let (width, height) = drawn_size(shape);
+    width <= usize::from(columns) && height < usize::from(rows)
+}
+
 /// How a placement's reason is shown: its ANSI colour on the board and its name in
 /// a step line.
 fn reason_style(reason: i32) -> (&'static str, &'static str) {
@@ -435,4 +453,38 @@ fn report(
         )?;
     }
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_drawn_size_is_that_of_the_board_drawn() {
+        for (rows, cols) in [(3, 3), (2, 3), (3, 2), (4, 4), (5, 5), (6, 6), (8, 8)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let (puzzle, rules) = if shape.is_classic() {
+                (".".repeat(81), None)
+            } else {
+                let notation = Notation::new(shape, "").unwrap();
+                let rules = pb::Rules {
+                    box_rows: rows,
+                    box_cols: cols,
+                    symbols: String::new(),
+                };
+                let empty = vec![0; shape.cells()];
+                (notation.write(&empty, Form::Symbols), Some(rules))
+            };
+            let shown = Shown::new(&puzzle, rules.as_ref()).unwrap();
+            let grid = shown.grid(false);
+            let widest = grid.lines().map(|line| line.chars().count()).max();
+            let (columns, lines) = drawn_size(shape);
+            assert_eq!(widest, Some(columns), "{shape}");
+            assert_eq!(grid.lines().count() + 3, lines, "{shape}");
+        }
+        assert!(fits(Shape::CLASSIC, 80, 24));
+        assert!(!fits(Shape::new(8, 8).unwrap(), 80, 24));
+        assert!(!fits(Shape::new(5, 5).unwrap(), 80, 24));
+        assert!(fits(Shape::new(5, 5).unwrap(), 80, 40));
+    }
 }

@@ -350,3 +350,45 @@ async fn watch_resumes_a_stream_cut_by_a_restart_where_it_was() {
         first.metrics.render()
     );
 }
+
+#[tokio::test]
+async fn watch_takes_a_grid_of_another_size_and_draws_it() {
+    let server = common::server::start().await;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/sized");
+    let first = |file: &str| {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        text.lines().next().unwrap().to_owned()
+    };
+    let (puzzle, solution) = (first("6x6.txt"), first("6x6.solutions.txt"));
+    let output = watch(vec![
+        "--addr".into(),
+        server.address.to_string(),
+        "--box".into(),
+        "2x3".into(),
+        puzzle,
+    ])
+    .await;
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("outcome: solved"), "{text}");
+    // The solution line and the 6x6 grid drawn (six rows, a rule between the
+    // bands of two) spell the solution of the set, written in numbers there.
+    let digits: String = solution.split(',').map(str::trim).collect();
+    let line = text
+        .lines()
+        .find_map(|line| line.strip_prefix("solution: "))
+        .unwrap();
+    assert_eq!(line.replace(',', ""), digits, "{text}");
+    let drawn: Vec<&str> = text
+        .lines()
+        .skip_while(|line| !line.starts_with("outcome:"))
+        .skip(1)
+        .take(8)
+        .collect();
+    let grid: String = drawn
+        .iter()
+        .flat_map(|line| line.chars().filter(char::is_ascii_digit))
+        .collect();
+    assert_eq!(grid, digits, "{text}");
+    assert_eq!(drawn.iter().filter(|line| line.starts_with('-')).count(), 2);
+}

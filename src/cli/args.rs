@@ -148,7 +148,10 @@ pub(super) struct WatchArgs {
     /// down, a lost connection) after its last step shown (0: never).
     #[arg(long, default_value_t = 8)]
     pub(super) reconnects: u32,
-    /// The puzzle (81 cells, `.` or `0` for empty), or `-` to read a line from stdin.
+    #[command(flatten)]
+    pub(super) grid: GridArgs,
+    /// The puzzle (81 cells, `.` or `0` for empty; other sizes as --box reads
+    /// them), or `-` to read a line from stdin.
     pub(super) puzzle: String,
 }
 

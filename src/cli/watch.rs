@@ -3,9 +3,13 @@
 
 use std::io::{self, BufWriter, IsTerminal};
 
+use terminal_size::{Height, Width, terminal_size};
+
 use super::args::WatchArgs;
 use super::config::interval_ms;
 use super::runtime::{CliResult, Threads, runtime};
+use crate::board::Shape;
+use crate::watch::{View, fits};
 
 pub(super) fn run(args: WatchArgs) -> CliResult {
     let puzzle = if args.puzzle == "-" {
@@ -16,19 +20,30 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
         args.puzzle.clone()
     };
     let interval_ms = interval_ms(args.pace);
+    let notation = args.grid.notation()?;
+    let shape = notation
+        .as_ref()
+        .map_or(Shape::CLASSIC, |notation| notation.shape());
+    let algorithm = args.algorithm.engine_for(shape);
     let request = crate::pb::SolveStepsRequest {
         puzzle,
-        algorithm: args.algorithm.pb(),
+        algorithm: crate::convert::algorithm_to_pb(algorithm).into(),
         max_steps: args.max_steps,
         max_batch: 0,
         step_interval_ms: interval_ms,
+        rules: notation.as_ref().map(|_| args.grid.rules()),
         ..Default::default()
     };
     let target = args.connect.target(args.auth_token.clone())?;
-    let view = if io::stdout().is_terminal() {
-        crate::watch::View::Terminal
-    } else {
-        crate::watch::View::Lines
+    let view = match (io::stdout().is_terminal(), terminal_size()) {
+        (false, _) => View::Lines,
+        (true, Some((Width(columns), Height(rows)))) if !fits(shape, columns, rows) => {
+            eprintln!(
+                "the {shape} grid does not fit this {columns}x{rows} terminal: one line a step"
+            );
+            View::Lines
+        }
+        (true, _) => View::Terminal,
     };
     runtime(Threads::One)?.block_on(async {
         let channel = target.connect(None).await?;
