@@ -10,7 +10,7 @@
 
 use super::pencil::{ALL, CELL_UNITS, Digits, PEERS, Pencil, UNITS, bit, digits};
 use super::step::{LogicStep, Technique};
-use super::trials::{Attempt, Depth, Trial, Trials, broken_by};
+use super::trials::{Attempt, Depth, Forcing, Trial, Trials, broken_by};
 use crate::board::{CELLS, Cell};
 
 impl Trials for Pencil {
@@ -236,42 +236,37 @@ impl Forced {
             }
         }
     }
-
-    /// Makes the eliminations of one pointing or claiming; false when there is none.
-    fn locked(&mut self) -> bool {
-        let step = super::intersections::pointing(&self.pencil)
-            .into_iter()
-            .chain(super::intersections::claiming(&self.pencil))
-            .next();
-        let Some(step) = step else {
-            return false;
-        };
-        for &(cell, digit) in &step.placements {
-            self.place(cell, digit);
-        }
-        for &(cell, digit) in &step.eliminations {
-            self.eliminate(cell, digit);
-        }
-        true
-    }
 }
 
-impl Attempt for Forced {
-    fn go_on(&mut self, limit: usize) -> Trial {
-        loop {
-            if self.broken {
-                return Trial::Broke(self.moves);
-            }
-            if self.moves >= limit {
-                return Trial::Capped;
-            }
-            match self.first_naked().or_else(|| self.first_hidden()) {
-                Some((cell, digit)) => self.place(cell, digit),
-                None if self.depth == Depth::Locked && self.locked() => {}
-                None => return Trial::Held,
-            }
-            self.moves += 1;
-        }
+impl Forcing for Forced {
+    type Grid = Pencil;
+
+    fn grid(&self) -> &Pencil {
+        &self.pencil
+    }
+
+    fn broken(&self) -> bool {
+        self.broken
+    }
+
+    fn depth(&self) -> Depth {
+        self.depth
+    }
+
+    fn moves(&mut self) -> &mut usize {
+        &mut self.moves
+    }
+
+    fn next_single(&mut self) -> Option<(Cell, u8)> {
+        self.first_naked().or_else(|| self.first_hidden())
+    }
+
+    fn place(&mut self, cell: Cell, digit: u8) {
+        Forced::place(self, cell, digit);
+    }
+
+    fn eliminate(&mut self, cell: Cell, digit: u8) {
+        Forced::eliminate(self, cell, digit);
     }
 }
 

@@ -3,6 +3,7 @@
 //! ended, the grids that bring their own trials ([`Trials`]), and the rating of
 //! the step a contradiction makes, with Sudoku Explainer's length modifier.
 
+use super::intersections;
 use super::marks::Marks;
 use super::step::{LogicStep, Technique};
 use crate::board::Cell;
@@ -38,6 +39,70 @@ pub(super) trait Attempt {
     /// moves (counting the assumption) are made; a capped trial goes on from
     /// where it stopped when asked again with a higher limit.
     fn go_on(&mut self, limit: usize) -> Trial;
+}
+
+/// A grid under forced moves, as the trials of every kind of grid keep it:
+/// what a move reads and makes. Each is an [`Attempt`] by the same loop.
+pub(super) trait Forcing {
+    /// The pencil-mark grid the moves change.
+    type Grid: Marks;
+
+    fn grid(&self) -> &Self::Grid;
+
+    /// Some cell has neither digit nor candidate, or some house has a digit
+    /// neither placed nor with a place.
+    fn broken(&self) -> bool;
+
+    /// What the trial's moves may use.
+    fn depth(&self) -> Depth;
+
+    /// The moves made so far, the assumption included.
+    fn moves(&mut self) -> &mut usize;
+
+    /// The next single to place, if any.
+    fn next_single(&mut self) -> Option<(Cell, u8)>;
+
+    /// Writes `digit` into `cell`, takes it from the peers, and notes what
+    /// that broke or left single.
+    fn place(&mut self, cell: Cell, digit: u8);
+
+    /// Takes `digit` from the candidates of `cell`, noting the same.
+    fn eliminate(&mut self, cell: Cell, digit: u8);
+
+    /// Makes the eliminations of one pointing or claiming; false when there is none.
+    fn locked(&mut self) -> bool {
+        let grid = self.grid();
+        let step = intersections::pointing(grid)
+            .into_iter()
+            .chain(intersections::claiming(grid))
+            .next();
+        let Some(step) = step else {
+            return false;
+        };
+        for &(cell, digit) in &step.eliminations {
+            self.eliminate(cell, digit);
+        }
+        true
+    }
+}
+
+impl<T: Forcing> Attempt for T {
+    fn go_on(&mut self, limit: usize) -> Trial {
+        loop {
+            if self.broken() {
+                return Trial::Broke(*self.moves());
+            }
+            if *self.moves() >= limit {
+                return Trial::Capped;
+            }
+            match self.next_single() {
+                Some((cell, digit)) => self.place(cell, digit),
+                None if self.depth() == Depth::Locked && self.locked() => {}
+                None => return Trial::Held,
+            }
+            *self.moves() += 1;
+        }
+    }
 }
 
 /// How one trial ended.

@@ -8,10 +8,9 @@
 
 use std::collections::VecDeque;
 
-use super::intersections;
 use super::marks::{Marks, bit, digits};
 use super::step::{LogicStep, Technique};
-use super::trials::{Attempt, Depth, Trial, Trials, broken_by};
+use super::trials::{Attempt, Depth, Forcing, Trial, Trials, broken_by};
 use super::wide::WidePencil;
 use crate::board::Cell;
 
@@ -232,38 +231,36 @@ impl Forced {
         }
         None
     }
-
-    /// Makes the eliminations of one pointing or claiming; false when there is none.
-    fn locked(&mut self) -> bool {
-        let step = intersections::pointing(&self.pencil)
-            .into_iter()
-            .chain(intersections::claiming(&self.pencil))
-            .next();
-        let Some(step) = step else {
-            return false;
-        };
-        for &(cell, digit) in &step.eliminations {
-            self.eliminate(cell, digit);
-        }
-        true
-    }
 }
 
-impl Attempt for Forced {
-    fn go_on(&mut self, limit: usize) -> Trial {
-        loop {
-            if self.broken {
-                return Trial::Broke(self.moves);
-            }
-            if self.moves >= limit {
-                return Trial::Capped;
-            }
-            match self.next_single() {
-                Some((cell, digit)) => self.place(cell, digit),
-                None if self.depth == Depth::Locked && self.locked() => {}
-                None => return Trial::Held,
-            }
-            self.moves += 1;
-        }
+impl Forcing for Forced {
+    type Grid = WidePencil;
+
+    fn grid(&self) -> &WidePencil {
+        &self.pencil
+    }
+
+    fn broken(&self) -> bool {
+        self.broken
+    }
+
+    fn depth(&self) -> Depth {
+        self.depth
+    }
+
+    fn moves(&mut self) -> &mut usize {
+        &mut self.moves
+    }
+
+    fn next_single(&mut self) -> Option<(Cell, u8)> {
+        Forced::next_single(self)
+    }
+
+    fn place(&mut self, cell: Cell, digit: u8) {
+        Forced::place(self, cell, digit);
+    }
+
+    fn eliminate(&mut self, cell: Cell, digit: u8) {
+        Forced::eliminate(self, cell, digit);
     }
 }
