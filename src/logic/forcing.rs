@@ -10,7 +10,7 @@
 
 use super::pencil::{ALL, CELL_UNITS, Digits, PEERS, Pencil, UNITS, bit, digits};
 use super::step::{LogicStep, Technique};
-use super::trials::{Attempt, Depth, Forcing, Trial, Trials, broken_by};
+use super::trials::{Attempt, Depth, Forcing, Progress, Trial, Trials, broken_by};
 use crate::board::{CELLS, Cell};
 
 impl Trials for Pencil {
@@ -33,7 +33,7 @@ fn contradiction(pencil: &Pencil, depth: Depth, technique: Technique) -> Option<
     let mut assumptions = (0..CELLS)
         .filter(|&cell| pencil.candidates(cell).count_ones() >= 2)
         .flat_map(|cell| digits(pencil.candidates(cell)).map(move |digit| (cell, digit)));
-    let best = if start.broken {
+    let best = if start.progress.broken {
         // Every assumption finds the grid broken at its first move.
         assumptions.next().map(|(cell, digit)| (1, cell, digit))
     } else if depth == Depth::OneDigit {
@@ -97,13 +97,8 @@ struct Forced {
     naked: u128,
     /// For each digit, the units (as bits) where it is not placed and has one place.
     hidden: [u32; 9],
-    /// Some cell has neither digit nor candidate, or some unit has a digit
-    /// neither placed nor with a place.
-    broken: bool,
-    /// What the trial's moves may use.
-    depth: Depth,
-    /// The moves made so far, the assumption included.
-    moves: usize,
+    /// Whether it broke, how deep it goes, how far it is.
+    progress: Progress,
 }
 
 impl Forced {
@@ -113,16 +108,14 @@ impl Forced {
             held: [0; 27],
             naked: 0,
             hidden: [0; 9],
-            broken: false,
-            depth: Depth::Singles,
-            moves: 0,
+            progress: Progress::START,
         };
         for (cell, units) in CELL_UNITS.iter().enumerate() {
             for &(unit, _) in units {
                 forced.held[usize::from(unit)] |= bit(pencil.value(cell));
             }
             match (pencil.value(cell), pencil.candidates(cell).count_ones()) {
-                (0, 0) => forced.broken = true,
+                (0, 0) => forced.progress.broken = true,
                 (0, 1) => forced.naked |= 1 << cell,
                 _ => {}
             }
@@ -130,7 +123,7 @@ impl Forced {
         for unit in 0..UNITS.len() {
             for digit in digits(ALL & !forced.held[unit]) {
                 match pencil.places(unit, digit).count_ones() {
-                    0 => forced.broken = true,
+                    0 => forced.progress.broken = true,
                     1 => forced.hidden[usize::from(digit - 1)] |= 1 << unit,
                     _ => {}
                 }
@@ -142,8 +135,8 @@ impl Forced {
     /// Places `digit` in `cell`, the first move of a trial of `depth`.
     fn assume(&mut self, cell: Cell, digit: u8, depth: Depth) {
         self.place(cell, digit);
-        self.depth = depth;
-        self.moves = 1;
+        self.progress.depth = depth;
+        self.progress.moves = 1;
     }
 
     /// The naked single in the first cell that has one.
@@ -208,7 +201,7 @@ impl Forced {
         self.pencil.eliminate(cell, digit);
         match (candidates & !bit(digit)).count_ones() {
             0 => {
-                self.broken = true;
+                self.progress.broken = true;
                 self.naked &= !(1 << cell);
             }
             1 => self.naked |= 1 << cell,
@@ -227,7 +220,7 @@ impl Forced {
             if self.held[unit] & bit(digit) == 0 {
                 match self.pencil.places(unit, digit).count_ones() {
                     0 => {
-                        self.broken = true;
+                        self.progress.broken = true;
                         self.hidden[d] &= !(1 << unit);
                     }
                     1 => self.hidden[d] |= 1 << unit,
@@ -245,16 +238,8 @@ impl Forcing for Forced {
         &self.pencil
     }
 
-    fn broken(&self) -> bool {
-        self.broken
-    }
-
-    fn depth(&self) -> Depth {
-        self.depth
-    }
-
-    fn moves(&mut self) -> &mut usize {
-        &mut self.moves
+    fn progress(&mut self) -> &mut Progress {
+        &mut self.progress
     }
 
     fn next_single(&mut self) -> Option<(Cell, u8)> {

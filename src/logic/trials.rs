@@ -49,15 +49,8 @@ pub(super) trait Forcing {
 
     fn grid(&self) -> &Self::Grid;
 
-    /// Some cell has neither digit nor candidate, or some house has a digit
-    /// neither placed nor with a place.
-    fn broken(&self) -> bool;
-
-    /// What the trial's moves may use.
-    fn depth(&self) -> Depth;
-
-    /// The moves made so far, the assumption included.
-    fn moves(&mut self) -> &mut usize;
+    /// Whether it broke, how deep it goes, how far it is.
+    fn progress(&mut self) -> &mut Progress;
 
     /// The next single to place, if any.
     fn next_single(&mut self) -> Option<(Cell, u8)>;
@@ -89,20 +82,46 @@ pub(super) trait Forcing {
 impl<T: Forcing> Attempt for T {
     fn go_on(&mut self, limit: usize) -> Trial {
         loop {
-            if self.broken() {
-                return Trial::Broke(*self.moves());
+            let Progress {
+                broken,
+                depth,
+                moves,
+            } = *self.progress();
+            if broken {
+                return Trial::Broke(moves);
             }
-            if *self.moves() >= limit {
+            if moves >= limit {
                 return Trial::Capped;
             }
             match self.next_single() {
                 Some((cell, digit)) => self.place(cell, digit),
-                None if self.depth() == Depth::Locked && self.locked() => {}
+                None if depth == Depth::Locked && self.locked() => {}
                 None => return Trial::Held,
             }
-            *self.moves() += 1;
+            self.progress().moves += 1;
         }
     }
+}
+
+/// How a trial under forced moves stands.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Progress {
+    /// Some cell has neither digit nor candidate, or some house has a digit
+    /// neither placed nor with a place.
+    pub(super) broken: bool,
+    /// What the trial's moves may use.
+    pub(super) depth: Depth,
+    /// The moves made so far, the assumption included.
+    pub(super) moves: usize,
+}
+
+impl Progress {
+    /// Before any move: whole, moves of singles.
+    pub(super) const START: Progress = Progress {
+        broken: false,
+        depth: Depth::Singles,
+        moves: 0,
+    };
 }
 
 /// How one trial ended.

@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 
 use super::marks::{Marks, bit, digits};
 use super::step::{LogicStep, Technique};
-use super::trials::{Attempt, Depth, Forcing, Trial, Trials, broken_by};
+use super::trials::{Attempt, Depth, Forcing, Progress, Trial, Trials, broken_by};
 use super::wide::WidePencil;
 use crate::board::Cell;
 
@@ -26,7 +26,7 @@ impl Trials for WidePencil {
             .filter(|&cell| self.candidates(cell).count_ones() >= 2)
             .flat_map(|cell| digits(self.candidates(cell)).map(move |digit| (cell, digit)))
             .collect();
-        if start.broken {
+        if start.progress.broken {
             // Every assumption finds the grid broken at its first move.
             let first = *assumptions.first()?;
             return Some(broken_by(1, first, technique));
@@ -94,14 +94,10 @@ struct Forced {
     held: Vec<u64>,
     /// The singles the moves left, oldest first.
     singles: VecDeque<Single>,
-    /// Some cell has neither digit nor candidate, or some house has a digit
-    /// neither placed nor with a place.
-    broken: bool,
-    depth: Depth,
+    /// Whether it broke, how deep it goes, how far it is.
+    progress: Progress,
     /// The assumed digit: the only one a `Depth::OneDigit` trial places.
     digit: u8,
-    /// The moves made so far, the assumption included.
-    moves: usize,
 }
 
 impl Clone for Forced {
@@ -119,8 +115,7 @@ impl Clone for Forced {
         self.pencil.clone_from(&source.pencil);
         self.held.clone_from(&source.held);
         self.singles.clone_from(&source.singles);
-        (self.broken, self.depth, self.digit, self.moves) =
-            (source.broken, source.depth, source.digit, source.moves);
+        (self.progress, self.digit) = (source.progress, source.digit);
     }
 }
 
@@ -131,21 +126,19 @@ impl Forced {
             pencil: pencil.clone(),
             held: vec![0; 3 * n],
             singles: VecDeque::new(),
-            broken: false,
-            depth: Depth::Singles,
+            progress: Progress::START,
             digit: 0,
-            moves: 0,
         };
         for cell in 0..pencil.shape().cells() {
             let value = pencil.value(cell);
             for &unit in &geometry.houses[cell] {
                 forced.held[usize::from(unit)] |= bit(value);
             }
-            forced.broken |= value == 0 && pencil.candidates(cell) == 0;
+            forced.progress.broken |= value == 0 && pencil.candidates(cell) == 0;
         }
         for unit in 0..3 * n {
             for digit in digits(pencil.shape().all_digits() & !forced.held[unit]) {
-                forced.broken |= pencil.places(unit, digit) == 0;
+                forced.progress.broken |= pencil.places(unit, digit) == 0;
             }
         }
         forced
@@ -153,11 +146,11 @@ impl Forced {
 
     /// Places `digit` in `cell`, the first move of a trial of `depth`.
     fn assume(&mut self, cell: Cell, digit: u8, depth: Depth) {
-        self.depth = depth;
+        self.progress.depth = depth;
         self.digit = digit;
         self.singles.clear();
         self.place(cell, digit);
-        self.moves = 1;
+        self.progress.moves = 1;
     }
 
     /// Writes `digit` into `cell`, takes it from the peers and the cell's
@@ -185,8 +178,10 @@ impl Forced {
         }
         self.pencil.eliminate(cell, digit);
         match (before & !bit(digit)).count_ones() {
-            0 => self.broken = true,
-            1 if self.depth != Depth::OneDigit => self.singles.push_back(Single::Naked(cell)),
+            0 => self.progress.broken = true,
+            1 if self.progress.depth != Depth::OneDigit => {
+                self.singles.push_back(Single::Naked(cell))
+            }
             _ => {}
         }
         self.count_places(cell, digit);
@@ -201,8 +196,8 @@ impl Forced {
                 continue;
             }
             match self.pencil.places(unit, digit).count_ones() {
-                0 => self.broken = true,
-                1 if self.depth != Depth::OneDigit || digit == self.digit => {
+                0 => self.progress.broken = true,
+                1 if self.progress.depth != Depth::OneDigit || digit == self.digit => {
                     self.singles.push_back(Single::Hidden(unit, digit));
                 }
                 _ => {}
@@ -240,16 +235,8 @@ impl Forcing for Forced {
         &self.pencil
     }
 
-    fn broken(&self) -> bool {
-        self.broken
-    }
-
-    fn depth(&self) -> Depth {
-        self.depth
-    }
-
-    fn moves(&mut self) -> &mut usize {
-        &mut self.moves
+    fn progress(&mut self) -> &mut Progress {
+        &mut self.progress
     }
 
     fn next_single(&mut self) -> Option<(Cell, u8)> {
