@@ -5,13 +5,18 @@
 //! consults a solution.
 //!
 //! - `ladder`: the techniques easiest first, a step applied, a whole solve
-//!   ([`Explanation`]);
-//! - `pencil`: the pencil-mark grid, units and peers;
+//!   ([`Explanation`]) of a 9x9 board or a grid of any shape;
+//! - `marks`: what every technique reads and changes on a pencil-mark grid of
+//!   any size, so each technique is written once;
+//! - `pencil`: the 9x9 pencil-mark grid, units and peers; `wide`: the grid of
+//!   every other shape;
+//! - `trials`: what the contradiction rungs share; `forcing` has the 9x9
+//!   trials on bitboards, `wide_trials` those of the other shapes;
 //! - `step`: techniques with their ratings, and `LogicStep`;
 //! - `rating`: a puzzle's rating, the counts per technique, the level names;
 //! - `hint`: a player's wrong digits and the next step from their position;
 //! - `singles`, `intersections`, `subsets`, `fish`, `links`, `wings`,
-//!   `uniqueness`, `forcing`: the techniques.
+//!   `uniqueness`: the techniques.
 //!
 //! Not yet on the ladder (issue 14 goes on): unique rectangles of types 2 to 6
 //! and unique loops, BUG types 2 to 4, aligned pair and triplet exclusion, the
