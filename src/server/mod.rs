@@ -55,7 +55,7 @@ pub async fn run(
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServeError> {
     let cors = web::cors(&transport.cors_allowed_origins).map_err(ServeError::Cors)?;
-    let builder = transport.builder()?;
+    let mut builder = transport.builder()?;
     let (health, health_service) = tonic_health::server::health_reporter();
     health
         .set_serving::<SudokuServiceServer<SudokuSolver>>()
@@ -94,14 +94,13 @@ pub async fn run(
     )
     .map_err(ServeError::Descriptors)?;
     let app = web::router(
-        grpc,
+        grpc.clone(),
         connect,
         probes::routes(readiness),
         transport.dashboard,
     );
     builder
-        .layer(cors)
-        .add_routes(Routes::from(app))
+        .add_routes(Routes::from(web::dispatch(grpc, app, cors)))
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await
         .map_err(ServeError::Transport)

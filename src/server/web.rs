@@ -2,7 +2,8 @@
 //! HTTP/2) for the gRPC services, JSON over HTTP for the unary RPCs (`connect`),
 //! CORS for pages of other origins, the probes
 //! (`probes`), the dashboard's files, and a plain 404 for any other HTTP request (a browser's `/favicon.ico`);
-//! an unknown gRPC method stays `UNIMPLEMENTED`.
+//! an unknown gRPC method stays `UNIMPLEMENTED`. A plain gRPC call skips all of
+//! these layers on its way to the services ([`dispatch`]).
 //!
 //! Knows HTTP and the gRPC-Web wire format's headers; nothing of the services.
 
@@ -14,6 +15,60 @@ use axum::http::{HeaderName, HeaderValue, Method, Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use tonic_web::GrpcWebLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
+
+/// The router the server serves: a plain gRPC call (its content type
+/// `application/grpc` or `application/grpc+...`, no browser `Origin`) goes
+/// straight to `grpc`, an unknown method `UNIMPLEMENTED` as everywhere; every
+/// other request (gRPC-Web, Connect's JSON, CORS preflights, the probes, the
+/// dashboard) goes through `app` with `cors`. A gRPC call needs none of those
+/// layers, and skipping them is a tenth of a unary call's cost at 16 callers.
+pub(super) fn dispatch(grpc: Router, app: Router, cors: CorsLayer) -> Router {
+    let split = Split {
+        grpc: grpc.fallback(not_found),
+        app: app.layer(cors),
+    };
+    Router::new().fallback_service(split)
+}
+
+/// [`dispatch`]'s two ways in.
+#[derive(Clone)]
+struct Split {
+    grpc: Router,
+    app: Router,
+}
+
+/// True for a call of plain gRPC from a client that is no browser page.
+fn plain_grpc<B>(request: &Request<B>) -> bool {
+    let headers = request.headers();
+    let grpc = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("application/grpc"))
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('+') || rest.starts_with(';'));
+    grpc && !headers.contains_key(header::ORIGIN)
+}
+
+impl tower::Service<Request<axum::body::Body>> for Split {
+    type Response = Response;
+    type Error = std::convert::Infallible;
+    type Future = axum::routing::future::RouteFuture<std::convert::Infallible>;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        // Both are routers, always ready.
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<axum::body::Body>) -> Self::Future {
+        if plain_grpc(&request) {
+            self.grpc.call(request)
+        } else {
+            self.app.call(request)
+        }
+    }
+}
 
 /// The whole HTTP surface: `grpc` (the gRPC services' router) behind gRPC-Web
 /// translation, the probes, the dashboard when asked for, and the fallback for
@@ -160,6 +215,34 @@ mod tests {
             "",
         ] {
             assert_eq!(origin_value(bad), Err(BadOrigin(bad.to_owned())), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_plain_grpc_from_no_page_takes_the_short_way() {
+        let request = |content_type: &str, origin: bool| {
+            let mut builder = Request::builder().header(header::CONTENT_TYPE, content_type);
+            if origin {
+                builder = builder.header(header::ORIGIN, "https://example.com");
+            }
+            builder.body(()).unwrap()
+        };
+        for grpc in [
+            "application/grpc",
+            "application/grpc+proto",
+            "application/grpc;x=1",
+        ] {
+            assert!(plain_grpc(&request(grpc, false)), "{grpc}");
+            assert!(!plain_grpc(&request(grpc, true)), "{grpc} from a page");
+        }
+        for other in [
+            "application/grpc-web",
+            "application/grpc-web-text+proto",
+            "application/json",
+            "application/connect+proto",
+            "",
+        ] {
+            assert!(!plain_grpc(&request(other, false)), "{other}");
         }
     }
 }
