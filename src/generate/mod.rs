@@ -108,7 +108,7 @@ impl Generator {
         control: &Control<'_>,
     ) -> Result<Option<(GeneratedGrid, Option<Rating>)>, Stopped> {
         let generated = self.next_sized(shape, symmetry, minimal, control)?;
-        let halted = || control.halted();
+        let halted = || control.interrupted().is_some();
         let explanation = crate::logic::explain_grid(&generated.puzzle, || !halted(), &halted);
         if halted() {
             return (range == RatingRange::ANY)

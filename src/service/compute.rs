@@ -24,16 +24,7 @@ pub(super) struct Bounds {
 impl Bounds {
     /// Why the work must stop now, if it must.
     pub(super) fn interrupted(&self) -> Option<Interrupted> {
-        if self.stop.load(Ordering::Relaxed) || self.stop_all.load(Ordering::Relaxed) {
-            Some(Interrupted::Stopped)
-        } else if self
-            .deadline
-            .is_some_and(|deadline| Instant::now() >= deadline)
-        {
-            Some(Interrupted::DeadlinePassed)
-        } else {
-            None
-        }
+        self.control().interrupted()
     }
 
     /// The bounds of a search run inside the work.

@@ -49,17 +49,24 @@ impl Control<'_> {
         ..Control::UNLIMITED
     };
 
-    /// True once a stop signal is set or the deadline has passed: for work
-    /// other than a search (a logical solve) bounded alike.
-    pub fn halted(&self) -> bool {
+    /// Why work bounded by these controls must stop now, if it must: a stop
+    /// signal set, or the deadline passed. For work other than a search (a
+    /// logical solve, a generator's attempt) bounded alike.
+    pub fn interrupted(&self) -> Option<Interrupted> {
         let stopped = [self.stop, self.stop_all]
             .into_iter()
             .flatten()
             .any(|stop| stop.load(std::sync::atomic::Ordering::Relaxed));
-        stopped
-            || self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
+        if stopped {
+            Some(Interrupted::Stopped)
+        } else if self
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            Some(Interrupted::DeadlinePassed)
+        } else {
+            None
+        }
     }
 }
 
