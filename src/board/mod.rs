@@ -24,4 +24,4 @@ pub use cells::{Board, CELLS, Cell, CellName, PEERS, UNITS, box_of, cell_char, c
 pub use parse::{PuzzleError, puzzle_lines};
 pub use shape::{BOX_SIDES, CellAt, Geometry, MAX_SIZE, Shape, ShapeError};
 pub use sized::Grid;
-pub use text::{DEFAULT_SYMBOLS, Form, Notation, SymbolsError};
+pub use text::{DEFAULT_SYMBOLS, Form, Notation, SymbolsError, read_cells, write_cells};

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::{Grid, PuzzleError, Shape};
+use super::{Board, CELLS, Grid, PuzzleError, Shape, cell_char};
 
 /// The default symbols, cut to N: `1`-`9`, then the letters.
 pub const DEFAULT_SYMBOLS: &str = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -266,6 +266,25 @@ impl Notation {
 /// Symbols compare ignoring case.
 fn same_symbol(one: char, other: char) -> bool {
     one == other || one.to_lowercase().eq(other.to_lowercase())
+}
+
+/// The cells of `text` in `notation`, or of a 9x9 line without one, not
+/// checked for clashing digits (a player's position may clash).
+pub fn read_cells(notation: Option<&Notation>, text: &str) -> Result<Vec<u8>, PuzzleError> {
+    match notation {
+        Some(notation) => Ok(notation.read_cells(text)?.0),
+        None => Ok(Board::parse_cells(text)?.to_vec()),
+    }
+}
+
+/// `cells` written in `notation` and `form`, or as a 9x9 line without a
+/// notation (nothing when they are not 81).
+pub fn write_cells(notation: Option<&Notation>, cells: &[u8], form: Form) -> String {
+    match notation {
+        Some(notation) => notation.write(cells, form),
+        None if cells.len() == CELLS => cells.iter().map(|&value| cell_char(value)).collect(),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,9 @@ use std::io::Write;
 use super::args::{ExplainArgs, GenerateArgs, HintArgs, RateArgs};
 use super::lines::{print_all, read_input, solve_all, threads};
 use super::runtime::CliResult;
-use crate::board::{Board, CellAt, Form, Grid, Notation, Shape, cell_char, puzzle_lines};
+use crate::board::{
+    Board, CellAt, Form, Grid, Notation, Shape, puzzle_lines, read_cells, write_cells,
+};
 use crate::generate::{Generator, MAX_ATTEMPTS, attempts_for};
 use crate::logic::{self, Explanation, Next};
 use crate::solver::{self, Control, Uniqueness};
@@ -84,16 +86,10 @@ pub(super) fn hint(args: HintArgs) -> CliResult {
     let (puzzle, board) = hint_input(args)?;
     let (givens, _) = read_grid(&puzzle, notation.as_ref())?;
     let solution = unique(&givens)?;
-    let position = match (&board, &notation) {
-        (None, _) => givens.cells().to_vec(),
-        (Some(board), None) => Board::parse_cells(board)
-            .map_err(|e| format!("invalid board: {e}"))?
-            .to_vec(),
-        (Some(board), Some(notation)) => {
-            notation
-                .read_cells(board)
-                .map_err(|e| format!("invalid board: {e}"))?
-                .0
+    let position = match &board {
+        None => givens.cells().to_vec(),
+        Some(board) => {
+            read_cells(notation.as_ref(), board).map_err(|e| format!("invalid board: {e}"))?
         }
     };
     if let Some(changed) = logic::changed_given(givens.cells(), &position) {
@@ -239,10 +235,7 @@ struct Explained {
 impl Explained {
     /// Cells written as the puzzle line was.
     fn write(&self, cells: &[u8]) -> String {
-        match &self.notation {
-            Some(notation) => notation.write(cells, self.form),
-            None => cells.iter().map(|&value| cell_char(value)).collect(),
-        }
+        write_cells(self.notation.as_ref(), cells, self.form)
     }
 }
 

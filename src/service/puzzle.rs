@@ -7,7 +7,9 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use super::call::{parse_puzzle, puzzle_status};
-use crate::board::{BOX_SIDES, Board, Form, Grid, Notation, PuzzleError, Shape, cell_char};
+use crate::board::{
+    BOX_SIDES, Board, Form, Grid, Notation, PuzzleError, Shape, read_cells, write_cells,
+};
 use crate::convert;
 use crate::pb;
 use crate::solver::{Algorithm, Mode, Report, Search};
@@ -70,10 +72,7 @@ impl Puzzle {
     /// Reads `text` as cells of this puzzle's shape and notation, without
     /// checking that they agree with each other (a player's position may not).
     pub(super) fn read_cells(&self, text: &str) -> Result<Vec<u8>, PuzzleError> {
-        match &self.notation {
-            Some(notation) => Ok(notation.read_cells(text)?.0),
-            None => Ok(Board::parse_cells(text)?.to_vec()),
-        }
+        read_cells(self.notation.as_ref(), text)
     }
 
     /// The grid's shape.
@@ -123,13 +122,7 @@ impl Puzzle {
 
     /// Cells written as the request wrote its puzzle.
     pub(super) fn write(&self, cells: &[u8]) -> String {
-        match &self.notation {
-            Some(notation) => notation.write(cells, self.form),
-            None => match <[u8; 81]>::try_from(cells) {
-                Ok(_) => cells.iter().map(|&value| cell_char(value)).collect(),
-                Err(_) => String::new(),
-            },
-        }
+        write_cells(self.notation.as_ref(), cells, self.form)
     }
 
     /// The givens as the request wrote them.
