@@ -73,15 +73,19 @@ impl ConnectArgs {
 }
 
 impl GridArgs {
+    /// The grid's shape: `--box`, or 9x9.
+    pub(super) fn shape(&self) -> crate::board::Shape {
+        self.box_shape.unwrap_or(crate::board::Shape::CLASSIC)
+    }
+
     /// The notation of `--box` and `--symbols`; `None` without either (9x9
     /// lines as always).
     pub(super) fn notation(&self) -> Result<Option<crate::board::Notation>, String> {
         if self.box_shape.is_none() && self.symbols.is_none() {
             return Ok(None);
         }
-        let shape = self.box_shape.unwrap_or(crate::board::Shape::CLASSIC);
         let symbols = self.symbols.as_deref().unwrap_or_default();
-        crate::board::Notation::new(shape, symbols)
+        crate::board::Notation::new(self.shape(), symbols)
             .map(Some)
             .map_err(|error| format!("--symbols: {error}"))
     }
@@ -89,7 +93,7 @@ impl GridArgs {
     /// The rules of `--box` and `--symbols` as the API writes them (default:
     /// none).
     pub(super) fn rules(&self) -> crate::pb::Rules {
-        let shape = self.box_shape.unwrap_or(crate::board::Shape::CLASSIC);
+        let shape = self.shape();
         match (self.box_shape, &self.symbols) {
             (None, None) => crate::pb::Rules::default(),
             (_, symbols) => crate::pb::Rules {

@@ -7,14 +7,14 @@ use std::io::Write;
 use super::args::SolveArgs;
 use super::lines::{print_all, read_input, solve_all, threads};
 use super::runtime::CliResult;
-use crate::board::{Board, Notation, Shape, cell_char, puzzle_lines};
+use crate::board::{Board, Notation, cell_char, puzzle_lines};
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Search};
 
 pub(super) fn run(args: SolveArgs) -> CliResult {
     let text = read_input(args.file.as_deref())?;
     let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
     let notation = args.grid.notation()?;
-    let shape = notation.as_ref().map_or(Shape::CLASSIC, Notation::shape);
+    let shape = args.grid.shape();
     let algorithm = args.algorithm.engine_for(shape);
     if !algorithm.supports(shape) {
         return Err(format!(

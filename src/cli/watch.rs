@@ -8,7 +8,6 @@ use terminal_size::{Height, Width, terminal_size};
 use super::args::WatchArgs;
 use super::config::interval_ms;
 use super::runtime::{CliResult, Threads, runtime};
-use crate::board::Shape;
 use crate::watch::{View, fits};
 
 pub(super) fn run(args: WatchArgs) -> CliResult {
@@ -21,9 +20,7 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
     };
     let interval_ms = interval_ms(args.pace);
     let notation = args.grid.notation()?;
-    let shape = notation
-        .as_ref()
-        .map_or(Shape::CLASSIC, |notation| notation.shape());
+    let shape = args.grid.shape();
     let algorithm = args.algorithm.engine_for(shape);
     let request = crate::pb::SolveStepsRequest {
         puzzle,

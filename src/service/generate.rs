@@ -46,6 +46,13 @@ struct Wanted {
     sized: Option<Notation>,
 }
 
+impl Wanted {
+    /// The grid's shape.
+    fn shape(&self) -> Shape {
+        self.sized.as_ref().map_or(Shape::CLASSIC, Notation::shape)
+    }
+}
+
 /// Puzzles being made for consecutive seeds, carried from turn to turn: the
 /// generator of the current seed, its attempts so far, and the puzzles made.
 struct Making {
@@ -124,7 +131,7 @@ impl Making {
             deadline - (left / 10).min(Duration::from_secs(1))
         });
         let turn_ends = Instant::now() + TURN;
-        let cap = generate::attempts_for(notation.shape());
+        let cap = generate::attempts_for(self.wanted.shape());
         loop {
             self.attempts += 1;
             let wanted = &self.wanted;
@@ -158,13 +165,6 @@ impl Making {
             }
         }
     }
-
-    /// The most attempts for one seed before the request is refused.
-    fn attempt_cap(&self) -> u32 {
-        self.wanted.sized.as_ref().map_or(MAX_ATTEMPTS, |notation| {
-            generate::attempts_for(notation.shape())
-        })
-    }
 }
 
 impl SudokuSolver {
@@ -196,7 +196,8 @@ impl SudokuSolver {
             if !making.made.is_empty() || making.seeds == 0 {
                 return Ok(making);
             }
-            let cap = making.attempt_cap();
+            let shape = making.wanted.shape();
+            let cap = generate::attempts_for(shape);
             if making.attempts >= cap {
                 let RatingRange { low, high } = making.wanted.range;
                 let high = if high == f64::MAX {
@@ -204,11 +205,6 @@ impl SudokuSolver {
                 } else {
                     format!("{high:.1}")
                 };
-                let shape = making
-                    .wanted
-                    .sized
-                    .as_ref()
-                    .map_or(Shape::CLASSIC, Notation::shape);
                 return Err(Status::resource_exhausted(format!(
                     "no puzzle of {shape} rated {low:.1} to {high} found in {cap} attempts; \
                      widen the range"
