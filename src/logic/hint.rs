@@ -8,7 +8,7 @@ use super::pencil::Pencil;
 use super::step::{Candidate, LogicStep};
 use super::trials::Trials;
 use super::wide::WidePencil;
-use crate::board::{Board, Cell, CellAt, Grid};
+use crate::board::{Cell, CellAt, Grid};
 
 /// A position that changes one of the puzzle's givens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,18 +29,15 @@ impl std::fmt::Display for ChangedGiven {
             cell: self.cell,
             side: self.side,
         };
-        match self.holds {
-            0 => write!(
-                f,
-                "{cell} holds . but the puzzle gives {} there",
-                self.given
-            ),
-            holds => write!(
-                f,
-                "{cell} holds {holds} but the puzzle gives {} there",
-                self.given
-            ),
-        }
+        let holds = match self.holds {
+            0 => ".".to_owned(),
+            digit => digit.to_string(),
+        };
+        write!(
+            f,
+            "{cell} holds {holds} but the puzzle gives {} there",
+            self.given
+        )
     }
 }
 
@@ -89,14 +86,10 @@ pub fn hint(position: &[u8], solution: &Grid) -> Hint {
             *value = 0;
         }
     }
-    let next = match <[u8; 81]>::try_from(right.as_slice()) {
-        Ok(cells) if solution.shape().is_classic() => {
-            next_from(&Pencil::new(&Board::with_cells(cells)), solution)
-        }
-        _ => next_from(
-            &WidePencil::new(&Grid::with_cells(solution.shape(), right)),
-            solution,
-        ),
+    let right = Grid::with_cells(solution.shape(), right);
+    let next = match right.to_board() {
+        Some(board) => next_from(&Pencil::new(&board), solution),
+        None => next_from(&WidePencil::new(&right), solution),
     };
     Hint { wrong, next }
 }
