@@ -47,7 +47,7 @@ function apply(position: Position, step: LogicStep, shape: Shape): void {
 /** The explain panel: a board with pencil marks, the step list, and navigation. */
 export class ExplainPanel {
   readonly root: HTMLElement;
-  private readonly cells: HTMLElement[] = [];
+  private cells: HTMLElement[] = [];
   private readonly list: HTMLOListElement;
   private readonly status: HTMLElement;
   private readonly previous: HTMLButtonElement;
@@ -92,18 +92,9 @@ export class ExplainPanel {
 
   /** Makes the board's cells for `shape`, when it is not the one shown. */
   private layout(shape: Shape): void {
-    const board = this.root.querySelector(".board") as HTMLElement;
     if (this.cells.length === shape.cells && this.shape === shape) return;
     this.shape = shape;
-    shape.style(board, true);
-    this.cells.length = 0;
-    board.replaceChildren();
-    for (let i = 0; i < shape.cells; i++) {
-      const cell = document.createElement("div");
-      cell.dataset.cell = String(i);
-      board.appendChild(cell);
-      this.cells.push(cell);
-    }
+    this.cells = shape.layout(this.root.querySelector(".board") as HTMLElement, true);
   }
 
   /**

@@ -98,8 +98,12 @@ export class Shape {
     return this.peerCache[cell];
   }
 
-  /** Sizes the CSS of a board for this grid: N columns, cells as large as fit. */
-  style(board: HTMLElement, marks: boolean): void {
+  /**
+   * Fills `board` with this grid's cells, sized for it (N columns, cells as
+   * large as fit; with room for N pencil marks a cell when `marks`), and
+   * returns them.
+   */
+  layout(board: HTMLElement, marks: boolean): HTMLElement[] {
     const n = this.n;
     const cell = marks
       ? Math.max(2.2, Math.ceil(Math.sqrt(n)) * 0.62)
@@ -108,6 +112,14 @@ export class Shape {
     board.style.setProperty("--cell", `${cell}rem`);
     board.style.setProperty("--marks", String(Math.ceil(Math.sqrt(n))));
     board.dataset.size = String(n);
+    const cells = Array.from({ length: this.cells }, (_, i) => {
+      const cell = document.createElement("div");
+      cell.className = "cell";
+      cell.dataset.cell = String(i);
+      return cell;
+    });
+    board.replaceChildren(...cells);
+    return cells;
   }
 }
 

@@ -56,7 +56,7 @@ function element<T extends HTMLElement>(id: string): T {
 /** One board being solved: its cells, counters, depth plot and stream. */
 class Panel {
   readonly root: HTMLElement;
-  private readonly cells: HTMLElement[] = [];
+  private cells: HTMLElement[] = [];
   private readonly plot: HTMLCanvasElement;
   private readonly field: Record<string, HTMLElement> = {};
   private readonly message: HTMLElement;
@@ -114,17 +114,7 @@ class Panel {
   private layout(shape: Shape): void {
     if (this.cells.length === shape.cells && this.shape === shape) return;
     this.shape = shape;
-    const board = this.root.querySelector(".board") as HTMLElement;
-    shape.style(board, false);
-    board.replaceChildren();
-    this.cells.length = 0;
-    for (let i = 0; i < shape.cells; i++) {
-      const cell = document.createElement("div");
-      cell.className = "cell";
-      cell.dataset.cell = String(i);
-      board.appendChild(cell);
-      this.cells.push(cell);
-    }
+    this.cells = shape.layout(this.root.querySelector(".board") as HTMLElement, false);
     for (const name of ["digits", "reasons", "given", "undone", "dirty"] as const) {
       this[name] = new Uint8Array(shape.cells);
     }
