@@ -1,7 +1,7 @@
 //! The one place where engine types and protobuf (`pb`) types meet. Knows nothing of
 //! tonic statuses: callers decide what an unknown value means for them.
 
-use crate::board::{CellAt, Form, Notation};
+use crate::board::{Cage, CellAt, Form, Notation, RuleError, Variant, read_regions};
 use crate::generate::{Generated, GeneratedGrid, Symmetry};
 use crate::logic::{LogicStep, Rating};
 use crate::pb;
@@ -113,6 +113,7 @@ pub fn reason_from_pb(value: i32) -> Option<Reason> {
         pb::Reason::NakedSingle => Some(Reason::NakedSingle),
         pb::Reason::HiddenSingle => Some(Reason::HiddenSingle),
         pb::Reason::LockedCandidates => Some(Reason::LockedCandidates),
+        pb::Reason::Constraint => Some(Reason::Constraint),
         pb::Reason::Unspecified => None,
     }
 }
@@ -124,6 +125,7 @@ pub fn reason_to_pb(reason: Reason) -> pb::Reason {
         Reason::NakedSingle => pb::Reason::NakedSingle,
         Reason::HiddenSingle => pb::Reason::HiddenSingle,
         Reason::LockedCandidates => pb::Reason::LockedCandidates,
+        Reason::Constraint => pb::Reason::Constraint,
     }
 }
 
@@ -160,10 +162,46 @@ pub fn solve_response(
         stats: Some(stats_to_pb(&report.stats)),
         algorithm: algorithm_to_pb(algorithm).into(),
         solution_count: match mode {
-            Mode::CountTwo => report.solution_count,
+            Mode::CountTwo | Mode::Enumerate(_) => report.solution_count,
             Mode::First => 0,
         },
     }
+}
+
+/// The variant rules of a request's `rules` on a grid of N = `size` (regions
+/// read from their text); unchecked (see `Variant::check`).
+pub fn variant_from_pb(rules: &pb::Rules, size: usize) -> Result<Variant, RuleError> {
+    let regions = match rules.regions.trim() {
+        "" => None,
+        text => Some(read_regions(text, Some(size))?.1),
+    };
+    let cells = |list: &[u32]| list.to_vec();
+    Ok(Variant {
+        regions,
+        diagonal: rules.diagonal,
+        windoku: rules.windoku,
+        extra_regions: rules
+            .extra_regions
+            .iter()
+            .map(|region| cells(&region.cells))
+            .collect(),
+        anti_knight: rules.anti_knight,
+        anti_king: rules.anti_king,
+        non_consecutive: rules.non_consecutive,
+        cages: rules
+            .cages
+            .iter()
+            .map(|cage| Cage {
+                cells: cells(&cage.cells),
+                sum: cage.sum,
+            })
+            .collect(),
+        thermometers: rules
+            .thermometers
+            .iter()
+            .map(|line| cells(&line.cells))
+            .collect(),
+    })
 }
 
 /// The first message of a stream: the puzzle as the server read it (written as

@@ -205,6 +205,7 @@ fn reason_style(reason: i32) -> (&'static str, &'static str) {
         Ok(Reason::NakedSingle) => ("34", "naked-single"),
         Ok(Reason::HiddenSingle) => ("32", "hidden-single"),
         Ok(Reason::LockedCandidates) => ("35", "locked-candidates"),
+        Ok(Reason::Constraint) => ("36", "constraint"),
         Ok(Reason::Guess) => ("33", "guess"),
         _ => ("0", "-"),
     }
@@ -471,6 +472,7 @@ mod tests {
                     box_rows: rows,
                     box_cols: cols,
                     symbols: String::new(),
+                    ..pb::Rules::default()
                 };
                 let empty = vec![0; shape.cells()];
                 (notation.write(&empty, Form::Symbols), Some(rules))

@@ -279,6 +279,7 @@ async fn every_call_of_the_rpc_table_runs_as_written() {
         "/v1/rate",
         "/v1/generate",
         "GenerateMany",
+        "TrueCandidates",
         "Health/Check",
     ] {
         assert!(

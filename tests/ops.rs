@@ -146,7 +146,8 @@ async fn reflection_lists_and_describes_the_service() {
             "Rate",
             "Generate",
             "GenerateMany",
-            "SolveBatch"
+            "SolveBatch",
+            "TrueCandidates"
         ]
     );
 }

@@ -125,6 +125,7 @@ fn rules(box_rows: u32, box_cols: u32, symbols: &str) -> Option<Rules> {
         box_rows,
         box_cols,
         symbols: symbols.into(),
+        ..Rules::default()
     })
 }
 

@@ -168,6 +168,13 @@ impl pb::sudoku_service_server::SudokuService for OneStepServer {
         Err(tonic::Status::unimplemented("not here"))
     }
 
+    async fn true_candidates(
+        &self,
+        _: tonic::Request<pb::TrueCandidatesRequest>,
+    ) -> Result<tonic::Response<pb::TrueCandidatesResponse>, tonic::Status> {
+        Err(tonic::Status::unimplemented("not here"))
+    }
+
     async fn generate(
         &self,
         _: tonic::Request<pb::GenerateRequest>,

@@ -41,6 +41,7 @@ const REASON_CLASS: Record<Reason, string> = {
   [Reason.NAKED_SINGLE]: "r-naked",
   [Reason.HIDDEN_SINGLE]: "r-hidden",
   [Reason.LOCKED_CANDIDATES]: "r-locked",
+  [Reason.CONSTRAINT]: "r-rule",
 };
 
 /** The server: this page's origin, or `?server=URL` for another one (CORS). */

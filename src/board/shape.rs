@@ -86,6 +86,21 @@ impl Shape {
         })
     }
 
+    /// The shape of N x N grids whose boxes are as near square as sides of 2
+    /// to 8 allow (fewer rows than columns when they differ), for grids whose
+    /// regions replace the boxes; `None` when no two sides make N.
+    pub fn for_size(size: usize) -> Option<Shape> {
+        BOX_SIDES
+            .rev()
+            .filter(|&rows| rows * rows <= size as u32)
+            .find_map(|rows| {
+                let cols = (size as u32).checked_div(rows)?;
+                (rows * cols == size as u32)
+                    .then(|| Shape::new(rows, cols).ok())
+                    .flatten()
+            })
+    }
+
     /// Rows of a box.
     pub fn box_rows(self) -> usize {
         usize::from(self.box_rows)

@@ -100,6 +100,7 @@ impl GridArgs {
                 box_rows: shape.box_rows() as u32,
                 box_cols: shape.box_cols() as u32,
                 symbols: symbols.clone().unwrap_or_default(),
+                ..crate::pb::Rules::default()
             },
         }
     }

@@ -277,6 +277,7 @@ mod tests {
             box_rows: 4,
             box_cols: 4,
             symbols: String::new(),
+            ..pb::Rules::default()
         };
         for (algorithm, check_unique, max_steps, rules) in
             [(3, true, 99, sixteen), (0, false, 0, pb::Rules::default())]

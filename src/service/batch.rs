@@ -245,7 +245,7 @@ impl SudokuSolver {
         };
         let search = match &puzzle.givens {
             Givens::Classic(board) => Search::reuse(reused, board, algorithm, mode),
-            Givens::Sized(_) => match puzzle.search(algorithm, mode) {
+            Givens::Sized(_) | Givens::Constrained(..) => match puzzle.search(algorithm, mode) {
                 Some(search) => reused.insert(search),
                 None => return (Err(solver_failed()), None),
             },

@@ -46,7 +46,8 @@ impl SudokuSolver {
         let request = request.into_inner();
         let pace = Duration::from_millis(u64::from(request.step_interval_ms));
         let admitted = async {
-            let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?;
+            let puzzle =
+                Puzzle::read(&request.puzzle, request.rules.as_ref())?.classic_only("Explain")?;
             let open = self.admit_open_stream(!pace.is_zero())?;
             let finish = request.finish_by_search;
             let cap = self.limits.steps_for(request.max_steps);

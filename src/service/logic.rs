@@ -56,7 +56,9 @@ impl SudokuSolver {
     ) -> Result<Response<pb::RateResponse>, Status> {
         let deadline = deadline_of(request.metadata());
         let request = request.into_inner();
-        let grid = Puzzle::read(&request.puzzle, request.rules.as_ref())?.grid();
+        let grid = Puzzle::read(&request.puzzle, request.rules.as_ref())?
+            .classic_only("Rate")?
+            .grid();
         let response = self
             .compute(deadline, move |bounds| {
                 let (_, search) = unique_solution(&grid, bounds)?;
@@ -73,7 +75,7 @@ impl SudokuSolver {
     ) -> Result<Response<pb::HintResponse>, Status> {
         let deadline = deadline_of(request.metadata());
         let request = request.into_inner();
-        let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?;
+        let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?.classic_only("Hint")?;
         let position = player_position(&puzzle, &request.board)?;
         let givens = puzzle.grid();
         let response = self

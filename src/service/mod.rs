@@ -30,6 +30,7 @@
 
 mod batch;
 mod call;
+mod candidates;
 mod compute;
 mod explain;
 mod generate;
@@ -37,6 +38,7 @@ mod limits;
 mod logic;
 mod outlet;
 mod puzzle;
+mod rules;
 mod shutdown;
 mod slots;
 mod state;
@@ -122,6 +124,21 @@ impl pb::sudoku_service_server::SudokuService for SudokuSolver {
         let span = log.span.clone();
         let mut end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
         let result = self.rate_unary(request).instrument(span).await;
+        end.set(result.as_ref().map_or_else(Status::code, |_| Code::Ok));
+        result
+    }
+
+    async fn true_candidates(
+        &self,
+        request: Request<pb::TrueCandidatesRequest>,
+    ) -> Result<Response<pb::TrueCandidatesResponse>, Status> {
+        let log = CallLog::new("TrueCandidates", request.remote_addr(), request.metadata());
+        let span = log.span.clone();
+        let mut end = CallEnd::new(log, self.tracker.clone(), Code::Cancelled);
+        let result = self
+            .true_candidates_unary(request, &mut end.log)
+            .instrument(span)
+            .await;
         end.set(result.as_ref().map_or_else(Status::code, |_| Code::Ok));
         result
     }

@@ -59,7 +59,17 @@ impl SudokuSolver {
         mode: Mode,
         (max_steps, deadline): (u64, Option<Instant>),
     ) -> Result<(Search, Result<Report, Interrupted>), Status> {
-        let mut search = puzzle.search(algorithm, mode).ok_or_else(solver_failed)?;
+        let search = puzzle.search(algorithm, mode).ok_or_else(solver_failed)?;
+        self.run_search(search, (max_steps, deadline)).await
+    }
+
+    /// A search made by the caller run to its end as [`Self::search_once`]
+    /// runs one.
+    pub(super) async fn run_search(
+        &self,
+        mut search: Search,
+        (max_steps, deadline): (u64, Option<Instant>),
+    ) -> Result<(Search, Result<Report, Interrupted>), Status> {
         let slot = self.slots.admit(deadline).await?;
         let live = self.tracker.enter();
         let inline = Control {

@@ -13,6 +13,9 @@ pub enum Reason {
     /// The digit had one place left in a row only once locked candidates (a digit
     /// confined to one row within a box, or to one box within a row) were removed.
     LockedCandidates,
+    /// A rule other than rows, columns and boxes (a cage's sum, a thermometer,
+    /// a neighbour's digit) left the cell one digit.
+    Constraint,
 }
 
 /// One step of a search.

@@ -14,11 +14,14 @@
 //! - `replay`: the grid a stream of events builds, checking each event (what a
 //!   viewer of a search does);
 //! - `grid`, `backtracking`, `singles`, `propagation`, `bitboard`: the 9x9 engines;
-//! - `sized`: the engines at every size (`Algorithm::Wide` the fast one).
+//! - `sized`: the engines at every size (`Algorithm::Wide` the fast one);
+//! - `constrained`: the variants' engine, any houses, peers and rules, driven
+//!   by the branching search of `sized`.
 
 mod algorithm;
 mod backtracking;
 mod bitboard;
+mod constrained;
 mod control;
 mod events;
 mod grid;

@@ -53,6 +53,10 @@ pub enum Mode {
     First,
     /// Count solutions up to two (2 means "two or more"), keeping the first found.
     CountTwo,
+    /// Enumerate solutions up to the cap (and one past it, to tell whether
+    /// there are more), keeping in each cell every digit one of them put
+    /// there: true candidates. The constrained engine's searches only.
+    Enumerate(u32),
 }
 
 impl Mode {
@@ -70,6 +74,7 @@ impl Mode {
         match self {
             Mode::First => 1,
             Mode::CountTwo => 2,
+            Mode::Enumerate(cap) => cap.saturating_add(1),
         }
     }
 }
@@ -91,6 +96,9 @@ pub(super) struct Found {
     pub(super) first_sized: Option<Vec<u8>>,
     pub(super) count: u32,
     pub(super) wanted: u32,
+    /// Per cell, the digits the solutions so far put there (as bits), when
+    /// enumerating.
+    pub(super) seen: Option<Vec<u64>>,
 }
 
 impl Found {
@@ -100,6 +108,15 @@ impl Found {
             first_sized: None,
             count: 0,
             wanted,
+            seen: None,
+        }
+    }
+
+    /// What a search in `mode` keeps.
+    pub(super) fn of(mode: Mode) -> Found {
+        Found {
+            seen: matches!(mode, Mode::Enumerate(_)).then(Vec::new),
+            ..Found::new(mode.wanted())
         }
     }
 
@@ -113,6 +130,12 @@ impl Found {
     pub(super) fn record_sized(&mut self, cells: &[u8]) -> bool {
         if self.first.is_none() && self.first_sized.is_none() {
             self.first_sized = Some(cells.to_vec());
+        }
+        if let Some(seen) = &mut self.seen {
+            seen.resize(cells.len(), 0);
+            for (mask, &digit) in seen.iter_mut().zip(cells) {
+                *mask |= 1u64 << (digit - 1);
+            }
         }
         self.count += 1;
         self.count >= self.wanted

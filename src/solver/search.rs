@@ -10,8 +10,9 @@ use super::algorithm::Algorithm;
 use super::outcome::{Found, Mode, Report, Stats, Status};
 use super::recorder::Recorder;
 use super::{Control, Event, Flow, Interrupted, Sink};
-use super::{backtracking, bitboard, propagation, singles, sized};
-use crate::board::{Board, Grid, Shape};
+use super::{backtracking, bitboard, constrained, propagation, singles, sized};
+use crate::board::{Board, Grid, Layout, Shape};
+use std::sync::Arc;
 
 /// Where a run of a [`Search`] left it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,6 +58,9 @@ enum Engine {
     Branching(Box<sized::Branching>),
     /// The wide engine: propagation with Hall sets, then learning from dead ends.
     Wide(Box<sized::Wide>),
+    /// Propagation (with Hall sets for the default engine) over a variant's
+    /// houses, peers and rules.
+    Constrained(Box<sized::Branching<constrained::Constrained>>),
 }
 
 impl Engine {
@@ -109,11 +113,45 @@ impl Search {
         Some(Search::with_engine(engine, grid.shape(), mode))
     }
 
+    /// A search of the solutions of `givens` (checked against the layout's
+    /// peers) under a variant's `layout`, not yet started. `None` when the
+    /// algorithm does not search variants: the default engine
+    /// ([`Algorithm::Wide`], or `Bitboard` standing for the default) and
+    /// `Propagation` (singles and the rules only) do.
+    pub fn constrained(
+        layout: Arc<Layout>,
+        givens: &[u8],
+        algorithm: Algorithm,
+        mode: Mode,
+    ) -> Option<Search> {
+        let strength = match algorithm {
+            Algorithm::Wide | Algorithm::Bitboard => sized::Strength::Hall,
+            Algorithm::Propagation => sized::Strength::Singles,
+            Algorithm::Backtracking | Algorithm::Singles => return None,
+        };
+        let shape = layout.shape;
+        let grid = constrained::grid(layout, givens);
+        let engine = Engine::Constrained(Box::new(sized::Branching::over(grid, strength)));
+        Some(Search::with_engine(engine, shape, mode))
+    }
+
+    /// The digits each cell held in the solutions found so far (as bits, a
+    /// mask a cell), when the search enumerates ([`Mode::Enumerate`]); empty
+    /// before the first.
+    pub fn seen(&self) -> Option<&[u64]> {
+        self.found.seen.as_deref()
+    }
+
+    /// Solutions found so far.
+    pub fn found_count(&self) -> u32 {
+        self.found.count
+    }
+
     fn with_engine(engine: Engine, shape: Shape, mode: Mode) -> Search {
         Search {
             engine,
             shape,
-            found: Found::new(mode.wanted()),
+            found: Found::of(mode),
             stats: Stats::default(),
             held: VecDeque::new(),
             outcome: None,
@@ -128,7 +166,7 @@ impl Search {
             (engine, _) => *engine = Engine::new(board, algorithm),
         }
         self.shape = Shape::CLASSIC;
-        self.found = Found::new(mode.wanted());
+        self.found = Found::of(mode);
         self.stats = Stats::default();
         self.held.clear();
         self.outcome = None;
@@ -223,6 +261,7 @@ impl Search {
             Engine::Classic(search) => search.run(&mut recorder, &mut self.found),
             Engine::Branching(search) => search.run(&mut recorder, &mut self.found),
             Engine::Wide(search) => search.run(&mut recorder, &mut self.found),
+            Engine::Constrained(search) => search.run(&mut recorder, &mut self.found),
         };
         self.stats = recorder.stats;
         if let Some(started) = started {

@@ -10,12 +10,126 @@ use super::work::{Placed, Strength, Work};
 use crate::board::Grid;
 use crate::solver::{Found, Interrupted, Reason, Recorder, Sink, Status};
 
+/// What the branching search needs of a working grid: the any-size grid of
+/// rows, columns and boxes ([`Work`]), or a variant's grid of any houses and
+/// rules (`constrained::Node`).
+pub(in crate::solver) trait Node: Clone {
+    /// The houses still to be filtered for Hall sets, kept with each guess.
+    type Dirty: Copy;
+    /// Propagates until nothing changes (or the grid is broken).
+    fn propagate<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        strength: Strength,
+        depth: u32,
+    ) -> Result<Status, Interrupted>;
+    /// True when some cell or house can no longer be filled.
+    fn broken(&self) -> bool;
+    /// Each cell's candidates (0 for a filled cell).
+    fn candidates(&self) -> &[u64];
+    /// The same, to restore a snapshot.
+    fn candidates_mut(&mut self) -> &mut [u64];
+    /// The cells' values (0: empty).
+    fn cells(&self) -> &[u8];
+    /// Placements made so far.
+    fn trail_len(&self) -> usize;
+    /// The houses changed since their last filtering.
+    fn dirty(&self) -> Self::Dirty;
+    /// Sets them back to a snapshot.
+    fn set_dirty(&mut self, dirty: Self::Dirty);
+    /// Places a digit with an event, taking it out of the peers' candidates.
+    fn place<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        placed: Placed,
+    ) -> Result<(), Interrupted>;
+    /// Takes back the placements beyond the first `keep`, with events.
+    fn undo_to<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        keep: usize,
+    ) -> Result<(), Interrupted>;
+    /// Takes `digits` out of `cell`'s candidates; true when it took any.
+    fn eliminate(&mut self, cell: usize, digits: u64) -> bool;
+    /// How often `cell` took part in a dead end, from 1.
+    fn weight(&self, cell: usize) -> u32;
+    /// How many houses there are.
+    fn house_count(&self) -> usize;
+    /// The digits with at least one, two and three places in `house`.
+    fn tally(&self, house: usize) -> [u64; 3];
+    /// The first cell of `house` with `bit` among its candidates.
+    fn place_of(&self, house: usize, bit: u64) -> Option<u16>;
+}
+
+impl Node for Work {
+    type Dirty = [u64; 3];
+
+    fn propagate<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        strength: Strength,
+        depth: u32,
+    ) -> Result<Status, Interrupted> {
+        Work::propagate(self, recorder, strength, depth)
+    }
+    fn broken(&self) -> bool {
+        self.broken
+    }
+    fn candidates(&self) -> &[u64] {
+        &self.candidates
+    }
+    fn candidates_mut(&mut self) -> &mut [u64] {
+        &mut self.candidates
+    }
+    fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+    fn trail_len(&self) -> usize {
+        self.trail.len()
+    }
+    fn dirty(&self) -> [u64; 3] {
+        self.dirty
+    }
+    fn set_dirty(&mut self, dirty: [u64; 3]) {
+        self.dirty = dirty;
+    }
+    fn place<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        placed: Placed,
+    ) -> Result<(), Interrupted> {
+        Work::place(self, recorder, placed)
+    }
+    fn undo_to<S: Sink>(
+        &mut self,
+        recorder: &mut Recorder<'_, '_, S>,
+        keep: usize,
+    ) -> Result<(), Interrupted> {
+        Work::undo_to(self, recorder, keep)
+    }
+    fn eliminate(&mut self, cell: usize, digits: u64) -> bool {
+        Work::eliminate(self, cell, digits)
+    }
+    fn weight(&self, cell: usize) -> u32 {
+        self.weight[cell]
+    }
+    fn house_count(&self) -> usize {
+        3 * self.size
+    }
+    fn tally(&self, house: usize) -> [u64; 3] {
+        Work::tally(self, house)
+    }
+    fn place_of(&self, house: usize, bit: u64) -> Option<u16> {
+        Work::place_of(self, house, bit)
+    }
+}
+
 /// The search's state.
 #[derive(Clone)]
-pub(in crate::solver) struct Branching {
-    work: Work,
+pub(in crate::solver) struct Branching<W: Node = Work> {
+    work: W,
     strength: Strength,
-    frames: Vec<Frame>,
+    frames: Vec<Frame<W::Dirty>>,
     /// The candidates as they were when each frame was opened, N x N a frame.
     saved: Vec<u64>,
     next: Next,
@@ -97,12 +211,12 @@ pub(super) fn luby(index: u64) -> u64 {
 /// the trail before it. When the placement fails, the other branch takes the
 /// digit out of the cell instead.
 #[derive(Clone, Copy)]
-struct Frame {
+struct Frame<D> {
     cell: u16,
     digit: u8,
     trail_len: usize,
     /// The houses still to be filtered for Hall sets then.
-    dirty: [u64; 3],
+    dirty: D,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -113,8 +227,15 @@ enum Next {
 
 impl Branching {
     pub(in crate::solver) fn new(grid: &Grid, strength: Strength) -> Branching {
+        Branching::over(Work::new(grid), strength)
+    }
+}
+
+impl<W: Node> Branching<W> {
+    /// The search of a working grid.
+    pub(in crate::solver) fn over(work: W, strength: Strength) -> Branching<W> {
         Branching {
-            work: Work::new(grid),
+            work,
             strength,
             frames: Vec::new(),
             saved: Vec::new(),
@@ -126,7 +247,7 @@ impl Branching {
     }
 
     /// The same search, giving up after `dead_ends` dead ends.
-    pub(super) fn with_budget(mut self, dead_ends: u64) -> Branching {
+    pub(super) fn with_budget(mut self, dead_ends: u64) -> Branching<W> {
         self.budget = dead_ends;
         self
     }
@@ -141,15 +262,15 @@ impl Branching {
                 Next::Propagate => {
                     let depth = self.frames.len() as u32;
                     self.work.propagate(recorder, self.strength, depth)?;
-                    self.next = if self.work.broken {
+                    self.next = if self.work.broken() {
                         Next::Backtrack
                     } else if let Some((cell, digit)) = self.choose() {
-                        self.saved.extend_from_slice(&self.work.candidates);
+                        self.saved.extend_from_slice(self.work.candidates());
                         self.frames.push(Frame {
                             cell: cell as u16,
                             digit,
-                            trail_len: self.work.trail.len(),
-                            dirty: self.work.dirty,
+                            trail_len: self.work.trail_len(),
+                            dirty: self.work.dirty(),
                         });
                         let guess = Placed {
                             cell: cell as u16,
@@ -159,7 +280,7 @@ impl Branching {
                         };
                         self.work.place(recorder, guess)?;
                         Next::Propagate
-                    } else if found.record_sized(&self.work.cells) {
+                    } else if found.record_sized(self.work.cells()) {
                         return Ok(Status::Done);
                     } else {
                         // Counting on: the rest of this run's tree holds the
@@ -187,15 +308,17 @@ impl Branching {
                         return Ok(Status::Done);
                     };
                     self.work.undo_to(recorder, frame.trail_len)?;
-                    let cells = self.work.candidates.len();
+                    let cells = self.work.candidates().len();
                     let start = self.saved.len() - cells;
-                    self.work.candidates.copy_from_slice(&self.saved[start..]);
-                    self.work.dirty = frame.dirty;
+                    self.work
+                        .candidates_mut()
+                        .copy_from_slice(&self.saved[start..]);
+                    self.work.set_dirty(frame.dirty);
                     self.saved.truncate(start);
                     // The other branch: the digit is not in the cell.
                     self.work
                         .eliminate(usize::from(frame.cell), 1u64 << (frame.digit - 1));
-                    self.next = if self.work.broken {
+                    self.next = if self.work.broken() {
                         Next::Backtrack
                     } else {
                         Next::Propagate
@@ -215,9 +338,11 @@ impl Branching {
             return Ok(());
         };
         self.work.undo_to(recorder, root.trail_len)?;
-        let cells = self.work.candidates.len();
-        self.work.candidates.copy_from_slice(&self.saved[..cells]);
-        self.work.dirty = root.dirty;
+        let cells = self.work.candidates().len();
+        self.work
+            .candidates_mut()
+            .copy_from_slice(&self.saved[..cells]);
+        self.work.set_dirty(root.dirty);
         self.saved.clear();
         self.frames.clear();
         self.next = Next::Propagate;
@@ -236,12 +361,12 @@ impl Branching {
         // Fewest candidates per weight (count / weight, compared crosswise).
         let mut best = None;
         let (mut fewest, mut heaviest, mut ties) = (u64::from(u64::BITS) + 1, 1u64, 0u64);
-        for (cell, &options) in work.candidates.iter().enumerate() {
+        for (cell, &options) in work.candidates().iter().enumerate() {
             if options == 0 {
                 continue;
             }
             let count = u64::from(options.count_ones());
-            let weight = u64::from(work.weight[cell]);
+            let weight = u64::from(work.weight(cell));
             let (this, that) = (count * heaviest, fewest * weight);
             if this < that {
                 (best, fewest, heaviest, ties) = (Some(cell), count, weight, 1);
@@ -259,7 +384,7 @@ impl Branching {
             }
         }
         let cell = best?;
-        let options = work.candidates[cell];
+        let options = work.candidates()[cell];
         let digit = match random.as_deref_mut() {
             Some(restarts) => nth_digit(options, restarts.draw()),
             None => options.trailing_zeros() as u8 + 1,
@@ -269,7 +394,7 @@ impl Branching {
         }
         // A digit with two places in some house splits the search as well as a
         // cell with two candidates does.
-        let houses = 3 * work.size;
+        let houses = work.house_count();
         let start = random.map_or(0, |restarts| restarts.draw() as usize % houses);
         for house in (start..houses).chain(0..start) {
             let [_, twice, more] = work.tally(house);

@@ -11,15 +11,15 @@
 
 /// The house's empty cells' candidates, at most 64 of them, all drawn from the
 /// house's missing digits.
-pub(super) struct House<'a> {
-    pub(super) candidates: &'a mut [u64],
+pub(in crate::solver) struct House<'a> {
+    pub(in crate::solver) candidates: &'a mut [u64],
 }
 
 impl House<'_> {
     /// Keeps in each cell only the candidates some perfect matching allows;
     /// false when there is no perfect matching (some set of cells has fewer
     /// digits than cells).
-    pub(super) fn filter(&mut self) -> bool {
+    pub(in crate::solver) fn filter(&mut self) -> bool {
         let cells = self.candidates.len();
         let Some(matching) = self.matching() else {
             return false;

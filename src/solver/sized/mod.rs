@@ -14,7 +14,8 @@ mod rowmajor;
 mod wide;
 mod work;
 
-pub(super) use branching::Branching;
+pub(super) use branching::{Branching, Node};
+pub(super) use hall::House;
 pub(super) use rowmajor::Classic;
 pub(super) use wide::Wide;
-pub(super) use work::Strength;
+pub(super) use work::{Placed, Strength};

@@ -1,0 +1,76 @@
+//! Non-consecutive: orthogonal neighbours never hold digits that differ by
+//! one. A cell down to one digit `d` takes `d - 1` and `d + 1` out of its
+//! neighbours; a cell down to `d` and `d + 2` takes `d + 1` out of them.
+
+use super::grid::{Constrained, Rule};
+
+/// The rule on an N x N grid.
+#[derive(Debug)]
+pub(super) struct NonConsecutive {
+    size: usize,
+}
+
+impl NonConsecutive {
+    pub(super) fn new(size: usize) -> NonConsecutive {
+        NonConsecutive { size }
+    }
+
+    /// The cells orthogonally next to `cell`.
+    fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> {
+        let n = self.size;
+        let (row, col) = (cell / n, cell % n);
+        [
+            (row > 0).then(|| cell - n),
+            (row + 1 < n).then(|| cell + n),
+            (col > 0).then(|| cell - 1),
+            (col + 1 < n).then(|| cell + 1),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
+/// The digits a neighbour of a cell with `options` can never hold: those
+/// next to every option.
+fn forbidden(options: u64) -> u64 {
+    match options.count_ones() {
+        1 => (options << 1) | (options >> 1),
+        2 => {
+            let low = options & options.wrapping_neg();
+            if options == low | (low << 2) {
+                low << 1
+            } else {
+                0
+            }
+        }
+        _ => 0,
+    }
+}
+
+impl Rule for NonConsecutive {
+    fn propagate(&self, grid: &mut Constrained) -> bool {
+        let mut changed = false;
+        for cell in 0..self.size * self.size {
+            let out = forbidden(grid.options(cell));
+            if out == 0 {
+                continue;
+            }
+            for neighbour in self.neighbours(cell) {
+                changed |= grid.restrict(neighbour, !out);
+                if grid.is_broken() {
+                    return true;
+                }
+            }
+        }
+        changed
+    }
+
+    fn holds(&self, cells: &[u8]) -> bool {
+        (0..cells.len()).all(|cell| {
+            cells[cell] == 0
+                || self
+                    .neighbours(cell)
+                    .all(|other| cells[other] == 0 || cells[cell].abs_diff(cells[other]) != 1)
+        })
+    }
+}
