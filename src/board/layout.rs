@@ -37,7 +37,15 @@ pub struct Layout {
     peer_start: Vec<u32>,
     /// Pairs of houses crossing in two cells or more.
     pub crossings: Vec<Crossing>,
+    /// Each cell's peers as a bit set (`words` words a cell), when some peers
+    /// share no house (knight's and king's moves, cages) and the grid has at
+    /// most [`PEER_BITS_CELLS`] cells.
+    peer_bits: Vec<u64>,
+    words: usize,
 }
+
+/// The largest grid whose peers are kept as bit sets too (32x32: 128 KB).
+pub const PEER_BITS_CELLS: usize = 1024;
 
 impl Layout {
     /// The layout of `variant` (checked by [`Variant::check`]) on `shape`.
@@ -67,8 +75,24 @@ impl Layout {
             peers,
             peer_start,
             crossings: Vec::new(),
+            peer_bits: Vec::new(),
+            words: 0,
         };
         layout.crossings = layout.find_crossings();
+        let v = &layout.variant;
+        let loose = v.anti_knight || v.anti_king || v.cages.iter().any(|cage| cage.cells.len() < n);
+        if loose && layout.cells() <= PEER_BITS_CELLS {
+            layout.words = layout.cells().div_ceil(64);
+            layout.peer_bits = vec![0; layout.cells() * layout.words];
+            for cell in 0..layout.cells() {
+                for &peer in &layout.peers
+                    [layout.peer_start[cell] as usize..layout.peer_start[cell + 1] as usize]
+                {
+                    let peer = usize::from(peer);
+                    layout.peer_bits[cell * layout.words + peer / 64] |= 1u64 << (peer % 64);
+                }
+            }
+        }
         layout
     }
 
@@ -103,6 +127,12 @@ impl Layout {
     pub fn peers_of(&self, cell: usize) -> &[u16] {
         let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
         &self.peers[range]
+    }
+
+    /// `cell`'s peers as a bit set, when the layout keeps them (some peers
+    /// share no house, and the grid is small enough).
+    pub fn peer_bits(&self, cell: usize) -> Option<&[u64]> {
+        (self.words != 0).then(|| &self.peer_bits[cell * self.words..][..self.words])
     }
 
     /// The first pair of givens (in row-major order of the second) that are

@@ -26,7 +26,7 @@ mod variant;
 
 pub(crate) use bands::{BAND, band_masks};
 pub use cells::{Board, CELLS, Cell, CellName, PEERS, UNITS, box_of, cell_char, col_of, row_of};
-pub use layout::{Crossing, Layout};
+pub use layout::{Crossing, Layout, PEER_BITS_CELLS};
 pub use parse::{PuzzleError, puzzle_lines};
 pub use shape::{BOX_SIDES, CellAt, Geometry, MAX_SIZE, Shape, ShapeError};
 pub use sized::Grid;

@@ -431,6 +431,12 @@ pub(super) struct SolveArgs {
     pub(super) count: bool,
     #[command(flatten)]
     pub(super) grid: GridArgs,
+    /// The rules of every puzzle, a JSON file in the proto3 JSON form of
+    /// `sudoku.v1.Rules` (the grid's boxes or regions, its symbols and the
+    /// variant's rules: `{"diagonal": true, "cages": [{"cells": [0, 1], "sum":
+    /// 3}]}`); instead of --box and --symbols.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["box_shape", "symbols"])]
+    pub(super) rules: Option<PathBuf>,
     /// Give up on a puzzle after this many steps (prints an error line for it).
     #[arg(long)]
     pub(super) max_steps: Option<u64>,

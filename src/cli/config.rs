@@ -107,6 +107,29 @@ impl GridArgs {
 }
 
 impl SolveArgs {
+    /// The rules every puzzle is sent with: the `--rules` file, or those of
+    /// `--box` and `--symbols`.
+    pub(super) fn wire_rules(&self) -> Result<crate::pb::Rules, String> {
+        match &self.rules {
+            Some(path) => read_rules(path),
+            None => Ok(self.grid.rules()),
+        }
+    }
+
+    /// What `--rules` says: the notation and the variant's layout (none for
+    /// classic rules); `None` without the flag.
+    pub(super) fn variant(
+        &self,
+    ) -> Result<Option<(crate::board::Notation, Option<crate::board::Layout>)>, String> {
+        let Some(path) = &self.rules else {
+            return Ok(None);
+        };
+        let rules = read_rules(path)?;
+        crate::convert::rules_from_pb(&rules)
+            .map(Some)
+            .map_err(|error| format!("--rules {}: {error}", path.display()))
+    }
+
     /// First solution, or counting to two with `--count`.
     pub(super) fn mode(&self) -> Mode {
         if self.count {
@@ -234,4 +257,22 @@ impl GenerateArgs {
             ),
         })
     }
+}
+
+/// A `sudoku.v1.Rules` message from its proto3 JSON form in a file.
+fn read_rules(path: &Path) -> Result<crate::pb::Rules, String> {
+    let failed = |why: String| format!("--rules {}: {why}", path.display());
+    let text = std::fs::read_to_string(path).map_err(|error| failed(error.to_string()))?;
+    let pool = prost_reflect::DescriptorPool::decode(crate::pb::FILE_DESCRIPTOR_SET)
+        .map_err(|error| failed(error.to_string()))?;
+    let message = pool
+        .get_message_by_name("sudoku.v1.Rules")
+        .ok_or_else(|| failed("the server's API has no sudoku.v1.Rules".into()))?;
+    let mut json = serde_json::Deserializer::from_str(&text);
+    let rules = prost_reflect::DynamicMessage::deserialize(message, &mut json)
+        .and_then(|rules| json.end().map(|()| rules))
+        .map_err(|error| failed(format!("not the JSON form of sudoku.v1.Rules: {error}")))?;
+    rules
+        .transcode_to::<crate::pb::Rules>()
+        .map_err(|error| failed(error.to_string()))
 }

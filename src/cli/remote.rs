@@ -26,7 +26,7 @@ type Here = Vec<(usize, String)>;
 pub(super) fn run(args: SolveArgs) -> CliResult {
     let text = read_input(args.file.as_deref())?;
     let notation = args.grid.notation()?;
-    let (here, puzzles) = plan(text, notation.is_some())?;
+    let (here, puzzles) = plan(text, notation.is_some() || args.rules.is_some())?;
     let counting = args.count;
     let algorithm = match args.algorithm.0 {
         Some(algorithm) => crate::convert::algorithm_to_pb(algorithm).into(),
@@ -36,7 +36,7 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
         algorithm,
         check_unique: counting,
         max_steps: args.max_steps.unwrap_or(0),
-        rules: prost::Message::encode_to_vec(&args.grid.rules()),
+        rules: prost::Message::encode_to_vec(&args.wire_rules()?),
     };
     let answered = Arc::new(AtomicUsize::new(0));
     let total = puzzles.len();

@@ -1,15 +1,13 @@
-//! A request's `Rules` read: the grid's shape and notation, and the rules of
-//! a variant (jigsaw regions, diagonals, cages, ...) checked and made into the
-//! layout the constrained engine searches. Each mistake is an
-//! `INVALID_ARGUMENT` whose BadRequest detail names its field
-//! (`rules.cages[3].cells[1]`).
+//! A request's `Rules` read (by `convert`): the grid's shape and notation, and
+//! the layout of a variant's rules. Each mistake is an `INVALID_ARGUMENT` whose
+//! BadRequest detail names its field (`rules.cages[3].cells[1]`).
 
 use std::sync::Arc;
 
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use crate::board::{BOX_SIDES, Layout, Notation, Shape, read_regions};
+use crate::board::{Layout, Notation};
 use crate::convert;
 use crate::pb;
 
@@ -28,42 +26,12 @@ pub(super) fn read(rules: Option<&pb::Rules>) -> Result<Option<Read>, Status> {
     if *rules == pb::Rules::default() {
         return Ok(None);
     }
-    let shape = shape_of(rules)?;
-    let notation = Notation::new(shape, &rules.symbols)
-        .map_err(|error| rules_status("rules.symbols", error.to_string()))?;
-    let variant = convert::variant_from_pb(rules, shape.size())
+    let (notation, layout) = convert::rules_from_pb(rules)
         .map_err(|error| rules_status(&error.field, error.description))?;
-    variant
-        .check(shape)
-        .map_err(|error| rules_status(&error.field, error.description))?;
-    let layout = (!variant.is_classic()).then(|| Arc::new(Layout::new(shape, variant)));
-    Ok(Some(Read { notation, layout }))
-}
-
-/// The grid's shape: its boxes, or with both box fields 0 and regions given,
-/// the size the regions make.
-fn shape_of(rules: &pb::Rules) -> Result<Shape, Status> {
-    if rules.box_rows == 0 && rules.box_cols == 0 && !rules.regions.trim().is_empty() {
-        let (size, _) = read_regions(&rules.regions, None)
-            .map_err(|error| rules_status(&error.field, error.description))?;
-        return Shape::for_size(size).ok_or_else(|| {
-            rules_status(
-                "rules.regions",
-                format!(
-                    "regions of a {size}x{size} grid: this server plays sizes that are a product \
-                     of two box sides of 2 to 8 (4, 6, 8, 9, 10, 12, ...)"
-                ),
-            )
-        });
-    }
-    Shape::new(rules.box_rows, rules.box_cols).map_err(|error| {
-        let field = if rules.box_rows == 0 || !BOX_SIDES.contains(&rules.box_rows) {
-            "rules.box_rows"
-        } else {
-            "rules.box_cols"
-        };
-        rules_status(field, error.to_string())
-    })
+    Ok(Some(Read {
+        notation,
+        layout: layout.map(Arc::new),
+    }))
 }
 
 /// `INVALID_ARGUMENT` for a mistake in the rules at `field`.

@@ -131,7 +131,8 @@ impl Search {
         };
         let shape = layout.shape;
         let grid = constrained::grid(layout, givens);
-        let engine = Engine::Constrained(Box::new(sized::Branching::over(grid, strength)));
+        let search = sized::Branching::over(grid, strength).without_restarts();
+        let engine = Engine::Constrained(Box::new(search));
         Some(Search::with_engine(engine, shape, mode))
     }
 

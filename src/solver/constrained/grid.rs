@@ -37,6 +37,9 @@ pub(in crate::solver) struct Model {
 /// means a house may be filtered less often: propagation stays sound).
 pub(super) const DIRTY_BITS: usize = 256;
 
+/// Words of a peer bit set at the largest grid that keeps them.
+const PEER_WORDS: usize = crate::board::PEER_BITS_CELLS / 64;
+
 /// A variant grid under search.
 #[derive(Clone)]
 pub(in crate::solver) struct Constrained {
@@ -298,6 +301,77 @@ impl Constrained {
                 changed |= self.remove(usize::from(cell), from_second);
             }
             if changed {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Takes `bit` out of every cell that sees all of `places` (the places of
+    /// a digit that must stand in one of them); true when it took any. Needs
+    /// the layout's peer bit sets: without them, nothing.
+    pub(super) fn seen_by_all(&mut self, places: &[usize], bit: u64) -> bool {
+        let model = Arc::clone(&self.model);
+        let layout = &model.layout;
+        let Some((&first, rest)) = places.split_first() else {
+            return false;
+        };
+        let Some(bits) = layout.peer_bits(first) else {
+            return false;
+        };
+        let mut seen = [0u64; PEER_WORDS];
+        seen[..bits.len()].copy_from_slice(bits);
+        for &place in rest {
+            let Some(more) = layout.peer_bits(place) else {
+                return false;
+            };
+            for (word, &other) in seen.iter_mut().zip(more) {
+                *word &= other;
+            }
+        }
+        let mut changed = false;
+        for (index, &word) in seen[..bits.len()].iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let cell = index * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                changed |= self.remove(cell, bit);
+            }
+        }
+        changed
+    }
+
+    /// A digit's places in a house: every cell that sees them all loses it.
+    /// Locked candidates between any houses, and with knight's, king's and
+    /// cage peers besides. True when it took any candidate out.
+    pub(super) fn house_pointing(&mut self) -> bool {
+        let model = Arc::clone(&self.model);
+        let layout = &model.layout;
+        if layout.peer_bits(0).is_none() {
+            return false;
+        }
+        let mut changed = false;
+        let mut places = Vec::with_capacity(8);
+        for house in 0..layout.house_count() {
+            let [once, _, _] = Node::tally(self, house);
+            let mut digits = once;
+            while digits != 0 {
+                let bit = digits & digits.wrapping_neg();
+                digits ^= bit;
+                places.clear();
+                for &cell in layout.house(house) {
+                    if self.candidates[usize::from(cell)] & bit != 0 {
+                        places.push(usize::from(cell));
+                        if places.len() > 4 {
+                            break;
+                        }
+                    }
+                }
+                if places.len() <= 4 {
+                    changed |= self.seen_by_all(&places, bit);
+                }
+            }
+            if changed || self.broken {
                 return true;
             }
         }

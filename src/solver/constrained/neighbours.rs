@@ -1,6 +1,6 @@
 //! Non-consecutive: orthogonal neighbours never hold digits that differ by
-//! one. A cell down to one digit `d` takes `d - 1` and `d + 1` out of its
-//! neighbours; a cell down to `d` and `d + 2` takes `d + 1` out of them.
+//! one. Since neighbours share a row or a column, a neighbour never holds a
+//! digit `d` when every candidate of the cell is `d - 1`, `d` or `d + 1`.
 
 use super::grid::{Constrained, Rule};
 

@@ -34,7 +34,7 @@ impl Node for Constrained {
             if strength == Strength::Singles {
                 break;
             }
-            if self.crossings() {
+            if self.crossings() || self.house_pointing() {
                 continue;
             }
             if strength == Strength::BoxLine || !self.hall_sets() {

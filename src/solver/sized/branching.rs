@@ -246,6 +246,12 @@ impl<W: Node> Branching<W> {
         }
     }
 
+    /// The same search without restarts: it runs one tree to its end.
+    pub(in crate::solver) fn without_restarts(mut self) -> Branching<W> {
+        self.restarts = None;
+        self
+    }
+
     /// The same search, giving up after `dead_ends` dead ends.
     pub(super) fn with_budget(mut self, dead_ends: u64) -> Branching<W> {
         self.budget = dead_ends;

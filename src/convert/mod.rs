@@ -1,11 +1,15 @@
 //! The one place where engine types and protobuf (`pb`) types meet. Knows nothing of
 //! tonic statuses: callers decide what an unknown value means for them.
 
-use crate::board::{Cage, CellAt, Form, Notation, RuleError, Variant, read_regions};
+use crate::board::{CellAt, Form, Notation};
 use crate::generate::{Generated, GeneratedGrid, Symmetry};
 use crate::logic::{LogicStep, Rating};
 use crate::pb;
 use crate::solver::{Algorithm, Event, Mode, Reason, Report, Stats, Step};
+
+mod rules;
+
+pub use rules::{rules_from_pb, variant_from_pb};
 
 /// The engine algorithm a request's `algorithm` field asks for; `Err` carries an
 /// unknown value back. `ALGORITHM_UNSPECIFIED` means the default engine.
@@ -166,42 +170,6 @@ pub fn solve_response(
             Mode::First => 0,
         },
     }
-}
-
-/// The variant rules of a request's `rules` on a grid of N = `size` (regions
-/// read from their text); unchecked (see `Variant::check`).
-pub fn variant_from_pb(rules: &pb::Rules, size: usize) -> Result<Variant, RuleError> {
-    let regions = match rules.regions.trim() {
-        "" => None,
-        text => Some(read_regions(text, Some(size))?.1),
-    };
-    let cells = |list: &[u32]| list.to_vec();
-    Ok(Variant {
-        regions,
-        diagonal: rules.diagonal,
-        windoku: rules.windoku,
-        extra_regions: rules
-            .extra_regions
-            .iter()
-            .map(|region| cells(&region.cells))
-            .collect(),
-        anti_knight: rules.anti_knight,
-        anti_king: rules.anti_king,
-        non_consecutive: rules.non_consecutive,
-        cages: rules
-            .cages
-            .iter()
-            .map(|cage| Cage {
-                cells: cells(&cage.cells),
-                sum: cage.sum,
-            })
-            .collect(),
-        thermometers: rules
-            .thermometers
-            .iter()
-            .map(|line| cells(&line.cells))
-            .collect(),
-    })
 }
 
 /// The first message of a stream: the puzzle as the server read it (written as
