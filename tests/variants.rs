@@ -467,6 +467,14 @@ async fn bad_rules_are_refused_naming_their_field() {
             "rules.windoku",
         ),
     ];
+    let row = |r: u32| pb::Region {
+        cells: (0..9).map(|c| r % 9 * 9 + c).collect(),
+    };
+    let many = Rules {
+        extra_regions: (0..19).map(row).collect(),
+        ..Rules::default()
+    };
+    let cases = cases.into_iter().chain([(many, "rules.extra_regions")]);
     for (rules, field) in cases {
         let puzzle = if rules.box_rows == 2 {
             ".".repeat(36)

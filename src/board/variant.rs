@@ -86,6 +86,7 @@ impl Variant {
         if let Some(regions) = &self.regions {
             check_regions(regions, n)?;
         }
+        self.check_amounts(n)?;
         for (index, region) in self.extra_regions.iter().enumerate() {
             let field = format!("rules.extra_regions[{index}]");
             check_cells(&field, region, n)?;
@@ -104,6 +105,49 @@ impl Variant {
         }
         for (index, thermometer) in self.thermometers.iter().enumerate() {
             check_thermometer(index, thermometer, n)?;
+        }
+        Ok(())
+    }
+}
+
+impl Variant {
+    /// Bounds on how much a request may ask for, so that no rule set costs
+    /// more to set up than its grid: at most 2N extra regions, and cages and
+    /// thermometers of at most 2 x N x N cells in all (each cell in two).
+    fn check_amounts(&self, n: usize) -> Result<(), RuleError> {
+        if self.extra_regions.len() > 2 * n {
+            return Err(RuleError::new(
+                "rules.extra_regions",
+                format!(
+                    "{} extra regions: a {n}x{n} grid takes at most {}",
+                    self.extra_regions.len(),
+                    2 * n
+                ),
+            ));
+        }
+        let lists = [
+            (
+                "rules.cages",
+                self.cages
+                    .iter()
+                    .map(|cage| cage.cells.len())
+                    .sum::<usize>(),
+            ),
+            (
+                "rules.thermometers",
+                self.thermometers.iter().map(Vec::len).sum(),
+            ),
+        ];
+        for (field, cells) in lists {
+            if cells > 2 * n * n {
+                return Err(RuleError::new(
+                    field,
+                    format!(
+                        "{cells} cells in all: a {n}x{n} grid takes at most {} (each cell twice)",
+                        2 * n * n
+                    ),
+                ));
+            }
         }
         Ok(())
     }

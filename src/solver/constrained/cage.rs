@@ -10,6 +10,10 @@ use super::grid::{Constrained, Rule};
 /// The most digit sets listed for one cage.
 const MOST_SETS: usize = 1 << 14;
 
+/// Steps of listing digit sets one grid's cages may take in all; cages past
+/// it keep to bounds (so no rule set costs more than this to set up).
+pub(super) const LISTING_STEPS: u64 = 1 << 21;
+
 /// One cage with a sum.
 #[derive(Debug)]
 pub(super) struct CageSum {
@@ -21,11 +25,13 @@ pub(super) struct CageSum {
 }
 
 impl CageSum {
-    pub(super) fn new(cells: &[u32], sum: u32, size: usize) -> CageSum {
+    /// The cage, its digit sets listed within `steps` (what is left of the
+    /// grid's [`LISTING_STEPS`], taken down by what the listing took).
+    pub(super) fn new(cells: &[u32], sum: u32, size: usize, steps: &mut u64) -> CageSum {
         CageSum {
             cells: cells.iter().map(|&cell| cell as u16).collect(),
             sum,
-            sets: digit_sets(cells.len(), sum, size),
+            sets: digit_sets(cells.len(), sum, size, steps),
         }
     }
 
@@ -159,12 +165,14 @@ impl Rule for CageSum {
 }
 
 /// Every set of `count` distinct digits of 1..=`size` adding up to `sum`, as
-/// bits; `None` when there are more than [`MOST_SETS`].
-fn digit_sets(count: usize, sum: u32, size: usize) -> Option<Vec<u64>> {
+/// bits; `None` when there are more than [`MOST_SETS`] or listing them takes
+/// more than `steps` (which it takes down).
+fn digit_sets(count: usize, sum: u32, size: usize, steps: &mut u64) -> Option<Vec<u64>> {
     let mut sets = Vec::new();
     // Depth-first over increasing digits: (digits chosen, their sum, last digit).
     let mut stack = vec![(0u64, 0u32, 0u32)];
     while let Some((set, total, last)) = stack.pop() {
+        *steps = steps.checked_sub(1)?;
         let chosen = set.count_ones() as usize;
         if chosen == count {
             if total == sum {
@@ -197,15 +205,15 @@ mod tests {
 
     #[test]
     fn digit_sets_are_every_set_with_the_sum() {
-        let sets = digit_sets(2, 10, 9).unwrap();
+        let sets = digit_sets(2, 10, 9, &mut 1_000).unwrap();
         let mut pairs: Vec<(u32, u32)> = sets
             .iter()
             .map(|&set| (set.trailing_zeros() + 1, 64 - set.leading_zeros()))
             .collect();
         pairs.sort_unstable();
         assert_eq!(pairs, [(1, 9), (2, 8), (3, 7), (4, 6)]);
-        assert_eq!(digit_sets(9, 45, 9).unwrap(), [0x1FF]);
-        assert!(digit_sets(3, 5, 9).unwrap().is_empty());
+        assert_eq!(digit_sets(9, 45, 9, &mut 100).unwrap(), [0x1FF]);
+        assert!(digit_sets(3, 5, 9, &mut 100).unwrap().is_empty());
         // Brute force at 12: every 4-subset with sum 26.
         let brute = (0u64..1 << 12)
             .filter(|set| set.count_ones() == 4)
@@ -217,7 +225,9 @@ mod tests {
                     == 26
             })
             .count();
-        assert_eq!(digit_sets(4, 26, 12).unwrap().len(), brute);
+        assert_eq!(digit_sets(4, 26, 12, &mut 100_000).unwrap().len(), brute);
+        // Past its steps, a listing gives up.
+        assert_eq!(digit_sets(8, 68, 16, &mut 1_000), None);
     }
 
     #[test]

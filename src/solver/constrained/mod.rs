@@ -32,8 +32,9 @@ fn rules_of(layout: &Layout) -> Vec<Box<dyn Rule>> {
     let variant = &layout.variant;
     let n = layout.size();
     let mut rules: Vec<Box<dyn Rule>> = Vec::new();
+    let mut steps = cage::LISTING_STEPS;
     for cage in variant.cages.iter().filter(|cage| cage.sum != 0) {
-        rules.push(Box::new(CageSum::new(&cage.cells, cage.sum, n)));
+        rules.push(Box::new(CageSum::new(&cage.cells, cage.sum, n, &mut steps)));
     }
     for cells in &variant.thermometers {
         rules.push(Box::new(Thermometer::new(cells)));
