@@ -313,8 +313,8 @@ fn time(file: &str) {
         let (count_us, counted) = best_of_five(&layout, &givens, Mode::CountTwo);
         let right = first.cells() == Some(solution.as_slice());
         println!(
-            "{{\"name\":{},\"first_us\":{first_us:.1},\"count_us\":{count_us:.1},\"right\":{right},\"count\":{}}}",
-            value["name"], counted.solution_count
+            "{{\"name\":{},\"first_us\":{first_us:.1},\"count_us\":{count_us:.1},\"right\":{right},\"count\":{},\"guesses\":{}}}",
+            value["name"], counted.solution_count, counted.stats.guesses
         );
     }
 }

@@ -22,6 +22,12 @@ pub(in crate::solver) trait Rule: Send + Sync + fmt::Debug {
     /// digit is forbidden, or [`Constrained::fail`]); true when it took any.
     fn propagate(&self, grid: &mut Constrained) -> bool;
 
+    /// Deductions that cost more, run only once the cheaper rounds stall;
+    /// true when it took any candidate out. None by default.
+    fn deduce(&self, _grid: &mut Constrained) -> bool {
+        false
+    }
+
     /// True unless the filled cells of `cells` already break the rule.
     fn holds(&self, cells: &[u8]) -> bool;
 }
@@ -118,6 +124,11 @@ impl Constrained {
     /// True when `cell` holds a digit.
     pub(super) fn filled(&self, cell: usize) -> bool {
         self.cells[cell] != 0
+    }
+
+    /// The layout and rules, shared (a rule reads the houses through it).
+    pub(super) fn model(&self) -> Arc<Model> {
+        Arc::clone(&self.model)
     }
 
     /// N: the largest digit.
@@ -274,6 +285,18 @@ impl Constrained {
             }
         }
         changed
+    }
+
+    /// Every rule's costlier deductions, in turn; true when any took a
+    /// candidate out (or broke the grid).
+    pub(super) fn deductions(&mut self) -> bool {
+        let model = Arc::clone(&self.model);
+        for rule in &model.rules {
+            if rule.deduce(self) || self.broken {
+                return true;
+            }
+        }
+        false
     }
 
     /// Locked candidates between crossing houses: a digit whose places in one

@@ -34,7 +34,7 @@ impl Node for Constrained {
             if strength == Strength::Singles {
                 break;
             }
-            if self.crossings() || self.house_pointing() {
+            if self.crossings() || self.house_pointing() || self.deductions() {
                 continue;
             }
             if strength == Strength::BoxLine || !self.hall_sets() {
