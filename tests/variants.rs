@@ -596,6 +596,17 @@ async fn solve_rules_reads_the_json_form_and_answers_each_line() {
     let refused = common::process::sudokud(&["solve", "--rules", file], ".\n", &[]).await;
     assert!(!refused.status.success());
     assert!(common::process::stderr(&refused).contains("rules.cages[0].cells[1]"));
+    // On a server over SolveBatch: the same answer.
+    let server = common::server::start().await;
+    let address = server.address.to_string();
+    std::fs::write(&path, item.json_rules.to_string()).unwrap();
+    let remote = common::process::sudokud(
+        &["solve", "--remote", &address, "--rules", file],
+        &format!("{}\n", item.puzzle),
+        &[],
+    )
+    .await;
+    assert_eq!(common::process::stdout(&remote), answer);
     let _ = std::fs::remove_file(&path);
     // The message form is what the rules file holds.
     assert!(!item.rules.encode_to_vec().is_empty());
