@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::grid::{Constrained, DIRTY_BITS};
-use crate::solver::sized::{Node, Placed, Strength};
+use crate::solver::sized::{self, Node, Placed, Strength};
 use crate::solver::{Interrupted, Recorder, Sink, Status};
 
 impl Node for Constrained {
@@ -133,21 +133,10 @@ impl Node for Constrained {
     }
 
     fn tally(&self, house: usize) -> [u64; 3] {
-        let (mut once, mut twice, mut more) = (0u64, 0u64, 0u64);
-        for &cell in self.model.layout.house(house) {
-            let options = self.candidates[usize::from(cell)];
-            more |= twice & options;
-            twice |= once & options;
-            once |= options;
-        }
-        [once, twice, more]
+        sized::tally(self.model.layout.house(house), &self.candidates)
     }
 
     fn place_of(&self, house: usize, bit: u64) -> Option<u16> {
-        let cells = self.model.layout.house(house);
-        cells
-            .iter()
-            .copied()
-            .find(|&cell| self.candidates[usize::from(cell)] & bit != 0)
+        sized::place_of(self.model.layout.house(house), &self.candidates, bit)
     }
 }

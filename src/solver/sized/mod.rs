@@ -18,4 +18,4 @@ pub(super) use branching::{Branching, Node};
 pub(super) use hall::House;
 pub(super) use rowmajor::Classic;
 pub(super) use wide::Wide;
-pub(super) use work::{Placed, Strength};
+pub(super) use work::{Placed, Strength, place_of, tally};

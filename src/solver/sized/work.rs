@@ -396,22 +396,12 @@ impl Work {
     /// The digits with at least one, at least two and at least three places
     /// among `house`'s candidates.
     pub(super) fn tally(&self, house: usize) -> [u64; 3] {
-        let (mut once, mut twice, mut more) = (0u64, 0u64, 0u64);
-        for &cell in self.geometry.unit(house) {
-            let options = self.candidates[usize::from(cell)];
-            more |= twice & options;
-            twice |= once & options;
-            once |= options;
-        }
-        [once, twice, more]
+        tally(self.geometry.unit(house), &self.candidates)
     }
 
     /// The first cell of `house` with `bit` among its candidates.
     pub(super) fn place_of(&self, house: usize, bit: u64) -> Option<u16> {
-        let unit = self.geometry.unit(house);
-        unit.iter()
-            .copied()
-            .find(|&cell| self.candidates[usize::from(cell)] & bit != 0)
+        place_of(self.geometry.unit(house), &self.candidates, bit)
     }
 
     /// Marks the search broken at `house`, which cannot be filled, and weighs
@@ -447,4 +437,26 @@ impl Work {
         }
         true
     }
+}
+
+/// The digits with at least one, at least two and at least three places
+/// among the candidates of a house's `cells` (the any-size and the variant
+/// grids both count this way).
+pub(in crate::solver) fn tally(cells: &[u16], candidates: &[u64]) -> [u64; 3] {
+    let (mut once, mut twice, mut more) = (0u64, 0u64, 0u64);
+    for &cell in cells {
+        let options = candidates[usize::from(cell)];
+        more |= twice & options;
+        twice |= once & options;
+        once |= options;
+    }
+    [once, twice, more]
+}
+
+/// The first of a house's `cells` with `bit` among its candidates.
+pub(in crate::solver) fn place_of(cells: &[u16], candidates: &[u64], bit: u64) -> Option<u16> {
+    cells
+        .iter()
+        .copied()
+        .find(|&cell| candidates[usize::from(cell)] & bit != 0)
 }
