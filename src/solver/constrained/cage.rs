@@ -5,7 +5,7 @@
 //! goes there. A cage with too many sets to list keeps each cell within the
 //! bounds the other cells' smallest and largest candidates leave.
 
-use super::grid::{Constrained, Rule};
+use super::grid::{Constrained, Rule, has_any};
 
 /// The most digit sets listed for one cage.
 const MOST_SETS: usize = 1 << 14;
@@ -124,7 +124,10 @@ fn digits_between(least: u32, most: u32) -> u64 {
 }
 
 impl Rule for CageSum {
-    fn propagate(&self, grid: &mut Constrained) -> bool {
+    fn propagate(&self, grid: &mut Constrained, changed: &[u64]) -> bool {
+        if !has_any(changed, &self.cells) {
+            return false;
+        }
         let (mut placed, mut total, mut empty) = (0u64, 0u32, 0usize);
         for &cell in &self.cells {
             if grid.filled(usize::from(cell)) {

@@ -12,7 +12,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::board::Layout;
-use crate::solver::sized::{House, Node, Placed};
+use crate::solver::sized::{Node, Placed};
 use crate::solver::{Interrupted, Reason, Recorder, Sink};
 
 /// A rule that propagates on its own.
@@ -20,11 +20,15 @@ pub(in crate::solver) trait Rule: Send + Sync + fmt::Debug {
     /// Takes out the candidates the rule forbids given the others (through
     /// [`Constrained::restrict`], which breaks the grid when a filled cell's
     /// digit is forbidden, or [`Constrained::fail`]); true when it took any.
-    fn propagate(&self, grid: &mut Constrained) -> bool;
+    /// Only what follows from the cells in `changed` (a cell bit set, see
+    /// [`has`]) is new: the rest was drawn in an earlier round.
+    fn propagate(&self, grid: &mut Constrained, changed: &[u64]) -> bool;
 
-    /// Deductions that cost more, run only once the cheaper rounds stall;
-    /// true when it took any candidate out. None by default.
-    fn deduce(&self, _grid: &mut Constrained) -> bool {
+    /// Deductions that cost more, run only once the cheaper rounds stall,
+    /// from the houses in `houses` (bits of house numbers modulo
+    /// [`DIRTY_BITS`]: the houses changed since the last round); true when it
+    /// took any candidate out. None by default.
+    fn deduce(&self, _grid: &mut Constrained, _houses: &[u64]) -> bool {
         false
     }
 
@@ -37,6 +41,20 @@ pub(in crate::solver) trait Rule: Send + Sync + fmt::Debug {
 pub(in crate::solver) struct Model {
     pub(in crate::solver) layout: Arc<Layout>,
     pub(in crate::solver) rules: Vec<Box<dyn Rule>>,
+    /// Whether Hall sets are worth their cost: with cage sums they cut the
+    /// search by more than they cost; with the other rules they cost more
+    /// than the guesses they save (measured on the variant sets).
+    pub(in crate::solver) hall: bool,
+}
+
+/// True when `item` is in the bit set `bits`.
+pub(super) fn has(bits: &[u64], item: usize) -> bool {
+    bits[item / 64] >> (item % 64) & 1 == 1
+}
+
+/// True when any of `cells` is in the bit set `bits`.
+pub(super) fn has_any(bits: &[u64], cells: &[u16]) -> bool {
+    cells.iter().any(|&cell| has(bits, usize::from(cell)))
 }
 
 /// Houses past this many share their bits of the dirty set (a shared bit only
@@ -44,7 +62,7 @@ pub(in crate::solver) struct Model {
 pub(super) const DIRTY_BITS: usize = 256;
 
 /// Words of a peer bit set at the largest grid that keeps them.
-const PEER_WORDS: usize = crate::board::PEER_BITS_CELLS / 64;
+pub(super) const PEER_WORDS: usize = crate::board::PEER_BITS_CELLS / 64;
 
 /// A variant grid under search.
 #[derive(Clone)]
@@ -63,7 +81,13 @@ pub(in crate::solver) struct Constrained {
     pub(super) by_rule: Vec<bool>,
     pub(super) broken: bool,
     pub(super) weight: Vec<u32>,
-    pub(super) dirty: [u64; DIRTY_BITS / 64],
+    /// Changed houses, twice: the first half for the Hall sets, the second
+    /// for the rules' deductions (each round clears its own).
+    pub(super) dirty: [u64; 2 * DIRTY_BITS / 64],
+    /// Cells whose options changed since the rules last ran.
+    pub(super) changed: Vec<u64>,
+    /// Room for the rules' view of `changed` while they run.
+    pub(super) seen: Vec<u64>,
 }
 
 impl Constrained {
@@ -83,7 +107,9 @@ impl Constrained {
             by_rule: vec![false; cells],
             broken: false,
             weight: vec![1; cells],
-            dirty: [u64::MAX; DIRTY_BITS / 64],
+            dirty: [u64::MAX; 2 * DIRTY_BITS / 64],
+            changed: vec![u64::MAX; cells.div_ceil(64)],
+            seen: Vec::new(),
             model: Arc::clone(&model),
         };
         for (cell, &digit) in givens.iter().enumerate() {
@@ -184,12 +210,19 @@ impl Constrained {
         true
     }
 
-    /// Marks `cell`'s houses as changed.
+    /// Marks `cell` and its houses as changed.
     pub(super) fn touch(&mut self, cell: usize) {
+        self.changed[cell / 64] |= 1u64 << (cell % 64);
         for &house in self.model.layout.houses_of(cell) {
             let bit = usize::from(house) % DIRTY_BITS;
             self.dirty[bit / 64] |= 1u64 << (bit % 64);
+            self.dirty[(DIRTY_BITS + bit) / 64] |= 1u64 << (bit % 64);
         }
+    }
+
+    /// Marks every cell as changed, for the rules to look at them all again.
+    pub(super) fn touch_all(&mut self) {
+        self.changed.fill(u64::MAX);
     }
 
     /// Places every queued cell that still has exactly one candidate.
@@ -273,166 +306,41 @@ impl Constrained {
         Ok(any)
     }
 
-    /// Every rule's eliminations, in turn; true when any took a candidate out
-    /// (or broke the grid).
+    /// Every rule's eliminations from the cells changed since the last
+    /// round, in turn; true when any took a candidate out (or broke the grid).
     pub(super) fn rules(&mut self) -> bool {
         let model = Arc::clone(&self.model);
+        if model.rules.is_empty() {
+            return false;
+        }
+        let mut seen = std::mem::take(&mut self.seen);
+        seen.clear();
+        seen.extend_from_slice(&self.changed);
+        self.changed.fill(0);
         let mut changed = false;
         for rule in &model.rules {
-            changed |= rule.propagate(self);
+            changed |= rule.propagate(self, &seen);
             if self.broken {
-                return true;
+                changed = true;
+                break;
             }
         }
+        self.seen = seen;
         changed
     }
 
-    /// Every rule's costlier deductions, in turn; true when any took a
-    /// candidate out (or broke the grid).
+    /// Every rule's costlier deductions from the houses changed since the
+    /// last such round, in turn; true when any took a candidate out (or broke
+    /// the grid).
     pub(super) fn deductions(&mut self) -> bool {
         let model = Arc::clone(&self.model);
+        let words = DIRTY_BITS / 64;
+        let mut houses = [0u64; DIRTY_BITS / 64];
+        houses.copy_from_slice(&self.dirty[words..]);
+        self.dirty[words..].fill(0);
+        let mut changed = false;
         for rule in &model.rules {
-            if rule.deduce(self) || self.broken {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Locked candidates between crossing houses: a digit whose places in one
-    /// house all lie where it crosses another leaves the rest of the other.
-    pub(super) fn crossings(&mut self) -> bool {
-        let model = Arc::clone(&self.model);
-        let union = |grid: &Constrained, cells: &[u16]| {
-            cells
-                .iter()
-                .fold(0, |acc, &cell| acc | grid.candidates[usize::from(cell)])
-        };
-        let mut changed = false;
-        for crossing in &model.layout.crossings {
-            let common = union(self, &crossing.common);
-            if common == 0 {
-                continue;
-            }
-            let (first, second) = (union(self, &crossing.first), union(self, &crossing.second));
-            let from_first = common & !first & second;
-            let from_second = common & !second & first;
-            for &cell in &crossing.second {
-                changed |= self.remove(usize::from(cell), from_first);
-            }
-            for &cell in &crossing.first {
-                changed |= self.remove(usize::from(cell), from_second);
-            }
-            if changed {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Takes `bit` out of every cell that sees all of `places` (the places of
-    /// a digit that must stand in one of them); true when it took any. Needs
-    /// the layout's peer bit sets: without them, nothing.
-    pub(super) fn seen_by_all(&mut self, places: &[usize], bit: u64) -> bool {
-        let model = Arc::clone(&self.model);
-        let layout = &model.layout;
-        let Some((&first, rest)) = places.split_first() else {
-            return false;
-        };
-        let Some(bits) = layout.peer_bits(first) else {
-            return false;
-        };
-        let mut seen = [0u64; PEER_WORDS];
-        seen[..bits.len()].copy_from_slice(bits);
-        for &place in rest {
-            let Some(more) = layout.peer_bits(place) else {
-                return false;
-            };
-            for (word, &other) in seen.iter_mut().zip(more) {
-                *word &= other;
-            }
-        }
-        let mut changed = false;
-        for (index, &word) in seen[..bits.len()].iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                let cell = index * 64 + word.trailing_zeros() as usize;
-                word &= word - 1;
-                changed |= self.remove(cell, bit);
-            }
-        }
-        changed
-    }
-
-    /// A digit's places in a house: every cell that sees them all loses it.
-    /// Locked candidates between any houses, and with knight's, king's and
-    /// cage peers besides. True when it took any candidate out.
-    pub(super) fn house_pointing(&mut self) -> bool {
-        let model = Arc::clone(&self.model);
-        let layout = &model.layout;
-        if layout.peer_bits(0).is_none() {
-            return false;
-        }
-        let mut changed = false;
-        let mut places = Vec::with_capacity(8);
-        for house in 0..layout.house_count() {
-            let [once, _, _] = Node::tally(self, house);
-            let mut digits = once;
-            while digits != 0 {
-                let bit = digits & digits.wrapping_neg();
-                digits ^= bit;
-                places.clear();
-                for &cell in layout.house(house) {
-                    if self.candidates[usize::from(cell)] & bit != 0 {
-                        places.push(usize::from(cell));
-                        if places.len() > 4 {
-                            break;
-                        }
-                    }
-                }
-                if places.len() <= 4 {
-                    changed |= self.seen_by_all(&places, bit);
-                }
-            }
-            if changed || self.broken {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Every changed house's Hall sets taken out; true when any candidate went
-    /// (or a house cannot be filled, breaking the grid).
-    pub(super) fn hall_sets(&mut self) -> bool {
-        let model = Arc::clone(&self.model);
-        let mut changed = false;
-        let (mut empty, mut options) = (Vec::new(), Vec::new());
-        for house in 0..model.layout.house_count() {
-            let bit = house % DIRTY_BITS;
-            let (word, mask) = (bit / 64, 1u64 << (bit % 64));
-            if self.dirty[word] & mask == 0 {
-                continue;
-            }
-            empty.clear();
-            options.clear();
-            for &cell in model.layout.house(house) {
-                let here = self.candidates[usize::from(cell)];
-                if here != 0 {
-                    empty.push(usize::from(cell));
-                    options.push(here);
-                }
-            }
-            let mut filter = House {
-                candidates: &mut options,
-            };
-            if !filter.filter() {
-                self.fail(model.layout.house(house));
-                return true;
-            }
-            for (&cell, &kept) in empty.iter().zip(&options) {
-                changed |= self.remove(cell, self.candidates[cell] & !kept);
-            }
-            self.dirty[word] &= !mask;
+            changed |= rule.deduce(self, &houses);
             if self.broken {
                 return true;
             }

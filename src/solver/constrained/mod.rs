@@ -9,6 +9,7 @@ mod cage;
 mod grid;
 mod neighbours;
 mod node;
+mod rounds;
 mod thermometer;
 
 use std::sync::Arc;
@@ -24,7 +25,15 @@ use crate::board::Layout;
 /// The grid of `givens` under `layout`'s rules, ready to search.
 pub(super) fn grid(layout: Arc<Layout>, givens: &[u8]) -> Constrained {
     let rules = rules_of(&layout);
-    Constrained::new(Arc::new(Model { layout, rules }), givens)
+    let hall = layout.variant.cages.iter().any(|cage| cage.sum != 0);
+    Constrained::new(
+        Arc::new(Model {
+            layout,
+            rules,
+            hall,
+        }),
+        givens,
+    )
 }
 
 /// The rules of a layout that are no house or peer.

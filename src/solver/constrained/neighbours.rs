@@ -2,7 +2,7 @@
 //! one. Since neighbours share a row or a column, a neighbour never holds a
 //! digit `d` when every candidate of the cell is `d - 1`, `d` or `d + 1`.
 
-use super::grid::{Constrained, Rule};
+use super::grid::{Constrained, DIRTY_BITS, Rule, has};
 
 /// The rule on an N x N grid.
 #[derive(Debug)]
@@ -31,27 +31,45 @@ impl NonConsecutive {
 }
 
 /// The digits a neighbour of a cell with `options` can never hold: those
-/// next to every option.
+/// within one of every option (the neighbour shares a row or a column with the
+/// cell, so it never holds the cell's own digit either). At most three options
+/// leave any.
 fn forbidden(options: u64) -> u64 {
-    match options.count_ones() {
-        1 => (options << 1) | (options >> 1),
-        2 => {
-            let low = options & options.wrapping_neg();
-            if options == low | (low << 2) {
-                low << 1
-            } else {
-                0
-            }
-        }
-        _ => 0,
+    if options == 0 || options.count_ones() > 3 {
+        return 0;
     }
+    let mut out = !0u64;
+    let mut rest = options;
+    while rest != 0 {
+        let bit = rest & rest.wrapping_neg();
+        rest ^= bit;
+        out &= (bit << 1) | bit | (bit >> 1);
+    }
+    out
 }
 
 impl NonConsecutive {
+    /// Takes out of `cell`'s neighbours the digits its options forbid there;
+    /// true when it took any (or broke the grid).
+    fn exclude(&self, grid: &mut Constrained, cell: usize) -> bool {
+        let out = forbidden(grid.options(cell));
+        if out == 0 {
+            return false;
+        }
+        let mut changed = false;
+        for neighbour in self.neighbours(cell) {
+            changed |= grid.restrict(neighbour, !out);
+            if grid.is_broken() {
+                return true;
+            }
+        }
+        changed
+    }
+
     /// A digit `d` whose two or three places in a house each are, or touch,
     /// one cell: whichever place takes `d`, that cell holds `d` or neighbours
     /// it, so it never holds `d - 1` or `d + 1`. True when it took any.
-    fn touching(&self, grid: &mut Constrained) -> bool {
+    fn touching(&self, grid: &mut Constrained, houses: &[u64]) -> bool {
         let model = grid.model();
         let layout = &model.layout;
         let n = self.size;
@@ -61,6 +79,9 @@ impl NonConsecutive {
         // Each digit's first places in a house (up to 4) and how many it has.
         let mut places = [[0u16; 4]; 64];
         for house in 0..layout.house_count() {
+            if !has(houses, house % DIRTY_BITS) {
+                continue;
+            }
             let mut count = [0u8; 64];
             for &cell in layout.house(house) {
                 let mut options = grid.candidates[usize::from(cell)];
@@ -96,25 +117,27 @@ impl NonConsecutive {
 }
 
 impl Rule for NonConsecutive {
-    fn propagate(&self, grid: &mut Constrained) -> bool {
-        let mut changed = false;
-        for cell in 0..self.size * self.size {
-            let out = forbidden(grid.options(cell));
-            if out == 0 {
-                continue;
-            }
-            for neighbour in self.neighbours(cell) {
-                changed |= grid.restrict(neighbour, !out);
+    fn propagate(&self, grid: &mut Constrained, changed: &[u64]) -> bool {
+        let mut any = false;
+        for (index, &word) in changed.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let cell = index * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                if cell >= self.size * self.size {
+                    break;
+                }
+                any |= self.exclude(grid, cell);
                 if grid.is_broken() {
                     return true;
                 }
             }
         }
-        changed
+        any
     }
 
-    fn deduce(&self, grid: &mut Constrained) -> bool {
-        self.touching(grid)
+    fn deduce(&self, grid: &mut Constrained, houses: &[u64]) -> bool {
+        self.touching(grid, houses)
     }
 
     fn holds(&self, cells: &[u8]) -> bool {

@@ -8,11 +8,12 @@ use crate::solver::sized::{self, Node, Placed, Strength};
 use crate::solver::{Interrupted, Recorder, Sink, Status};
 
 impl Node for Constrained {
-    type Dirty = [u64; DIRTY_BITS / 64];
+    type Dirty = [u64; 2 * DIRTY_BITS / 64];
 
     /// Singles first, then the rules, then (above [`Strength::Singles`])
-    /// locked candidates and Hall sets, each round only when the cheaper ones
-    /// stall. A full grid that breaks a rule is broken too.
+    /// locked candidates, the rules' deductions and (where the model wants
+    /// them) Hall sets, each round only when the cheaper ones stall. A full
+    /// grid that breaks a rule is broken too.
     fn propagate<S: Sink>(
         &mut self,
         recorder: &mut Recorder<'_, '_, S>,
@@ -37,7 +38,7 @@ impl Node for Constrained {
             if self.crossings() || self.house_pointing() || self.deductions() {
                 continue;
             }
-            if strength == Strength::BoxLine || !self.hall_sets() {
+            if strength == Strength::BoxLine || !self.model.hall || !self.hall_sets() {
                 break;
             }
         }
@@ -117,6 +118,7 @@ impl Node for Constrained {
         self.queue.clear();
         self.by_rule.fill(false);
         self.broken = false;
+        self.touch_all();
         Ok(())
     }
 

@@ -2,7 +2,7 @@
 //! cell keeps only digits above the smallest possible before it and below the
 //! largest possible after it.
 
-use super::grid::{Constrained, Rule};
+use super::grid::{Constrained, Rule, has_any};
 
 /// One thermometer's cells, bulb first.
 #[derive(Debug)]
@@ -29,7 +29,10 @@ fn below(digit: u32) -> u64 {
 }
 
 impl Rule for Thermometer {
-    fn propagate(&self, grid: &mut Constrained) -> bool {
+    fn propagate(&self, grid: &mut Constrained, changed: &[u64]) -> bool {
+        if !has_any(changed, &self.cells) {
+            return false;
+        }
         let mut changed = false;
         // Upwards: above the smallest digit the cell before may hold.
         let mut floor = 1;

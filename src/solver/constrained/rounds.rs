@@ -1,0 +1,152 @@
+//! The costlier rounds of a variant grid's propagation, run once singles and
+//! the rules stall: locked candidates between crossing houses, a digit's
+//! places in a house and the cells that see them all, and every changed
+//! house's Hall sets.
+
+use std::sync::Arc;
+
+use super::grid::{Constrained, DIRTY_BITS, PEER_WORDS};
+use crate::solver::sized::{House, Node};
+
+impl Constrained {
+    /// Locked candidates between crossing houses: a digit whose places in one
+    /// house all lie where it crosses another leaves the rest of the other.
+    pub(super) fn crossings(&mut self) -> bool {
+        let model = Arc::clone(&self.model);
+        let union = |grid: &Constrained, cells: &[u16]| {
+            cells
+                .iter()
+                .fold(0, |acc, &cell| acc | grid.candidates[usize::from(cell)])
+        };
+        let mut changed = false;
+        for crossing in &model.layout.crossings {
+            let common = union(self, &crossing.common);
+            if common == 0 {
+                continue;
+            }
+            let (first, second) = (union(self, &crossing.first), union(self, &crossing.second));
+            let from_first = common & !first & second;
+            let from_second = common & !second & first;
+            for &cell in &crossing.second {
+                changed |= self.remove(usize::from(cell), from_first);
+            }
+            for &cell in &crossing.first {
+                changed |= self.remove(usize::from(cell), from_second);
+            }
+            if changed {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Takes `bit` out of every cell that sees all of `places` (the places of
+    /// a digit that must stand in one of them); true when it took any. Needs
+    /// the layout's peer bit sets: without them, nothing.
+    pub(super) fn seen_by_all(&mut self, places: &[usize], bit: u64) -> bool {
+        let model = Arc::clone(&self.model);
+        let layout = &model.layout;
+        let Some((&first, rest)) = places.split_first() else {
+            return false;
+        };
+        let Some(bits) = layout.peer_bits(first) else {
+            return false;
+        };
+        let mut seen = [0u64; PEER_WORDS];
+        seen[..bits.len()].copy_from_slice(bits);
+        for &place in rest {
+            let Some(more) = layout.peer_bits(place) else {
+                return false;
+            };
+            for (word, &other) in seen.iter_mut().zip(more) {
+                *word &= other;
+            }
+        }
+        let mut changed = false;
+        for (index, &word) in seen[..bits.len()].iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let cell = index * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                changed |= self.remove(cell, bit);
+            }
+        }
+        changed
+    }
+
+    /// A digit's places in a house: every cell that sees them all loses it.
+    /// Locked candidates between any houses, and with knight's, king's and
+    /// cage peers besides. True when it took any candidate out.
+    pub(super) fn house_pointing(&mut self) -> bool {
+        let model = Arc::clone(&self.model);
+        let layout = &model.layout;
+        if layout.peer_bits(0).is_none() {
+            return false;
+        }
+        let mut changed = false;
+        let mut places = Vec::with_capacity(8);
+        for house in 0..layout.house_count() {
+            let [once, _, _] = Node::tally(self, house);
+            let mut digits = once;
+            while digits != 0 {
+                let bit = digits & digits.wrapping_neg();
+                digits ^= bit;
+                places.clear();
+                for &cell in layout.house(house) {
+                    if self.candidates[usize::from(cell)] & bit != 0 {
+                        places.push(usize::from(cell));
+                        if places.len() > 4 {
+                            break;
+                        }
+                    }
+                }
+                if places.len() <= 4 {
+                    changed |= self.seen_by_all(&places, bit);
+                }
+            }
+            if changed || self.broken {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Every changed house's Hall sets taken out; true when any candidate went
+    /// (or a house cannot be filled, breaking the grid).
+    pub(super) fn hall_sets(&mut self) -> bool {
+        let model = Arc::clone(&self.model);
+        let mut changed = false;
+        let (mut empty, mut options) = (Vec::new(), Vec::new());
+        for house in 0..model.layout.house_count() {
+            let bit = house % DIRTY_BITS;
+            let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+            if self.dirty[word] & mask == 0 {
+                continue;
+            }
+            empty.clear();
+            options.clear();
+            for &cell in model.layout.house(house) {
+                let here = self.candidates[usize::from(cell)];
+                if here != 0 {
+                    empty.push(usize::from(cell));
+                    options.push(here);
+                }
+            }
+            let mut filter = House {
+                candidates: &mut options,
+            };
+            if !filter.filter() {
+                self.fail(model.layout.house(house));
+                return true;
+            }
+            for (&cell, &kept) in empty.iter().zip(&options) {
+                changed |= self.remove(cell, self.candidates[cell] & !kept);
+            }
+            self.dirty[word] &= !mask;
+            if self.broken {
+                return true;
+            }
+        }
+        changed
+    }
+}
