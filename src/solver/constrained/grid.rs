@@ -61,6 +61,21 @@ pub(super) fn has_any(bits: &[u64], cells: &[u16]) -> bool {
 /// means a house may be filtered less often: propagation stays sound).
 pub(super) const DIRTY_BITS: usize = 256;
 
+/// The rounds that each keep their own set of changed houses (a lane of the
+/// dirty sets), clearing a house's bit as they look at it.
+#[derive(Clone, Copy)]
+pub(super) enum Lane {
+    Hall,
+    Deductions,
+    Pointing,
+}
+
+/// Words of one lane's dirty set.
+const LANE_WORDS: usize = DIRTY_BITS / 64;
+
+/// Words of all the lanes.
+pub(super) const DIRTY_WORDS: usize = 3 * LANE_WORDS;
+
 /// Words of a peer bit set at the largest grid that keeps them.
 pub(super) const PEER_WORDS: usize = crate::board::PEER_BITS_CELLS / 64;
 
@@ -81,9 +96,8 @@ pub(in crate::solver) struct Constrained {
     pub(super) by_rule: Vec<bool>,
     pub(super) broken: bool,
     pub(super) weight: Vec<u32>,
-    /// Changed houses, twice: the first half for the Hall sets, the second
-    /// for the rules' deductions (each round clears its own).
-    pub(super) dirty: [u64; 2 * DIRTY_BITS / 64],
+    /// Changed houses, a set for each [`Lane`].
+    pub(super) dirty: [u64; DIRTY_WORDS],
     /// Cells whose options changed since the rules last ran.
     pub(super) changed: Vec<u64>,
     /// Room for the rules' view of `changed` while they run.
@@ -107,7 +121,7 @@ impl Constrained {
             by_rule: vec![false; cells],
             broken: false,
             weight: vec![1; cells],
-            dirty: [u64::MAX; 2 * DIRTY_BITS / 64],
+            dirty: [u64::MAX; DIRTY_WORDS],
             changed: vec![u64::MAX; cells.div_ceil(64)],
             seen: Vec::new(),
             model: Arc::clone(&model),
@@ -215,8 +229,36 @@ impl Constrained {
         self.changed[cell / 64] |= 1u64 << (cell % 64);
         for &house in self.model.layout.houses_of(cell) {
             let bit = usize::from(house) % DIRTY_BITS;
-            self.dirty[bit / 64] |= 1u64 << (bit % 64);
-            self.dirty[(DIRTY_BITS + bit) / 64] |= 1u64 << (bit % 64);
+            for lane in 0..DIRTY_WORDS / LANE_WORDS {
+                self.dirty[lane * LANE_WORDS + bit / 64] |= 1u64 << (bit % 64);
+            }
+        }
+    }
+
+    /// True when `house` changed since `lane` last cleaned it.
+    pub(super) fn is_dirty(&self, lane: Lane, house: usize) -> bool {
+        has(
+            &self.dirty[lane as usize * LANE_WORDS..],
+            house % DIRTY_BITS,
+        )
+    }
+
+    /// Marks `house` as looked at by `lane`.
+    pub(super) fn clean(&mut self, lane: Lane, house: usize) {
+        let bit = house % DIRTY_BITS;
+        self.dirty[lane as usize * LANE_WORDS + bit / 64] &= !(1u64 << (bit % 64));
+    }
+
+    /// Each digit's places among `cells` (at most 64), as a bit a place,
+    /// into `places[..N]`.
+    pub(super) fn places(&self, cells: &[u16], places: &mut [u64; 64]) {
+        places[..self.size()].fill(0);
+        for (slot, &cell) in cells.iter().enumerate() {
+            let mut options = self.candidates[usize::from(cell)];
+            while options != 0 {
+                places[options.trailing_zeros() as usize] |= 1 << slot;
+                options &= options - 1;
+            }
         }
     }
 
@@ -334,10 +376,11 @@ impl Constrained {
     /// the grid).
     pub(super) fn deductions(&mut self) -> bool {
         let model = Arc::clone(&self.model);
-        let words = DIRTY_BITS / 64;
-        let mut houses = [0u64; DIRTY_BITS / 64];
-        houses.copy_from_slice(&self.dirty[words..]);
-        self.dirty[words..].fill(0);
+        let start = Lane::Deductions as usize * LANE_WORDS;
+        let lane = start..start + LANE_WORDS;
+        let mut houses = [0u64; LANE_WORDS];
+        houses.copy_from_slice(&self.dirty[lane.clone()]);
+        self.dirty[lane].fill(0);
         let mut changed = false;
         for rule in &model.rules {
             changed |= rule.deduce(self, &houses);

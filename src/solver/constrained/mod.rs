@@ -46,7 +46,11 @@ fn rules_of(layout: &Layout) -> Vec<Box<dyn Rule>> {
         rules.push(Box::new(CageSum::new(&cage.cells, cage.sum, n, &mut steps)));
     }
     for cells in &variant.thermometers {
-        rules.push(Box::new(Thermometer::new(cells)));
+        rules.push(Box::new(Thermometer::new(
+            cells,
+            n,
+            variant.non_consecutive,
+        )));
     }
     if variant.non_consecutive {
         rules.push(Box::new(NonConsecutive::new(n)));

@@ -66,44 +66,43 @@ impl NonConsecutive {
         changed
     }
 
+    /// True when `a` and `b` are one cell or orthogonal neighbours.
+    fn near(&self, a: usize, b: usize) -> bool {
+        let gap = a.abs_diff(b);
+        gap == 0 || gap == self.size || (gap == 1 && !a.max(b).is_multiple_of(self.size))
+    }
+
     /// A digit `d` whose two or three places in a house each are, or touch,
     /// one cell: whichever place takes `d`, that cell holds `d` or neighbours
-    /// it, so it never holds `d - 1` or `d + 1`. True when it took any.
+    /// it, so it never holds `d - 1` or `d + 1`. Looks at the houses in
+    /// `houses` only. True when it took any.
     fn touching(&self, grid: &mut Constrained, houses: &[u64]) -> bool {
         let model = grid.model();
         let layout = &model.layout;
-        let n = self.size;
         let mut changed = false;
-        let near =
-            |a: usize, b: usize| a == b || (a / n).abs_diff(b / n) + (a % n).abs_diff(b % n) == 1;
-        // Each digit's first places in a house (up to 4) and how many it has.
-        let mut places = [[0u16; 4]; 64];
+        // Each digit's places in the house, as a bit a place.
+        let mut places = [0u64; 64];
         for house in 0..layout.house_count() {
             if !has(houses, house % DIRTY_BITS) {
                 continue;
             }
-            let mut count = [0u8; 64];
-            for &cell in layout.house(house) {
-                let mut options = grid.candidates[usize::from(cell)];
-                while options != 0 {
-                    let digit = options.trailing_zeros() as usize;
-                    options &= options - 1;
-                    let seen = usize::from(count[digit]);
-                    if seen < 4 {
-                        places[digit][seen] = cell;
-                        count[digit] += 1;
-                    }
-                }
-            }
-            for digit in 0..n {
-                let cells = &places[digit][..usize::from(count[digit])];
-                if !(2..=3).contains(&cells.len()) {
+            let cells = layout.house(house);
+            grid.places(cells, &mut places);
+            for (digit, &slots) in places[..self.size].iter().enumerate() {
+                if !(2..=3).contains(&slots.count_ones()) {
                     continue;
                 }
-                let first = usize::from(cells[0]);
+                let first = usize::from(cells[slots.trailing_zeros() as usize]);
                 let out = !((1u64 << digit << 1) | ((1u64 << digit) >> 1));
                 for spot in self.neighbours(first).chain([first]) {
-                    if cells.iter().all(|&place| near(usize::from(place), spot)) {
+                    let mut rest = slots;
+                    let mut touches = true;
+                    while rest != 0 && touches {
+                        let place = usize::from(cells[rest.trailing_zeros() as usize]);
+                        touches = self.near(place, spot);
+                        rest &= rest - 1;
+                    }
+                    if touches {
                         changed |= grid.restrict(spot, out);
                         if grid.is_broken() {
                             return true;

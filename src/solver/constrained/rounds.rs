@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use super::grid::{Constrained, DIRTY_BITS, PEER_WORDS};
-use crate::solver::sized::{House, Node};
+use super::grid::{Constrained, Lane, PEER_WORDS};
+use crate::solver::sized::House;
 
 impl Constrained {
     /// Locked candidates between crossing houses: a digit whose places in one
@@ -84,25 +84,25 @@ impl Constrained {
             return false;
         }
         let mut changed = false;
-        let mut places = Vec::with_capacity(8);
+        let (mut places, mut at) = ([0u64; 64], Vec::with_capacity(4));
         for house in 0..layout.house_count() {
-            let [once, _, _] = Node::tally(self, house);
-            let mut digits = once;
-            while digits != 0 {
-                let bit = digits & digits.wrapping_neg();
-                digits ^= bit;
-                places.clear();
-                for &cell in layout.house(house) {
-                    if self.candidates[usize::from(cell)] & bit != 0 {
-                        places.push(usize::from(cell));
-                        if places.len() > 4 {
-                            break;
-                        }
-                    }
+            if !self.is_dirty(Lane::Pointing, house) {
+                continue;
+            }
+            self.clean(Lane::Pointing, house);
+            let cells = layout.house(house);
+            self.places(cells, &mut places);
+            for (digit, &slots) in places[..layout.size()].iter().enumerate() {
+                if slots == 0 || slots.count_ones() > 4 {
+                    continue;
                 }
-                if places.len() <= 4 {
-                    changed |= self.seen_by_all(&places, bit);
+                at.clear();
+                let mut rest = slots;
+                while rest != 0 {
+                    at.push(usize::from(cells[rest.trailing_zeros() as usize]));
+                    rest &= rest - 1;
                 }
+                changed |= self.seen_by_all(&at, 1 << digit);
             }
             if changed || self.broken {
                 return true;
@@ -118,9 +118,7 @@ impl Constrained {
         let mut changed = false;
         let (mut empty, mut options) = (Vec::new(), Vec::new());
         for house in 0..model.layout.house_count() {
-            let bit = house % DIRTY_BITS;
-            let (word, mask) = (bit / 64, 1u64 << (bit % 64));
-            if self.dirty[word] & mask == 0 {
+            if !self.is_dirty(Lane::Hall, house) {
                 continue;
             }
             empty.clear();
@@ -142,7 +140,7 @@ impl Constrained {
             for (&cell, &kept) in empty.iter().zip(&options) {
                 changed |= self.remove(cell, self.candidates[cell] & !kept);
             }
-            self.dirty[word] &= !mask;
+            self.clean(Lane::Hall, house);
             if self.broken {
                 return true;
             }

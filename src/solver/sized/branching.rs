@@ -55,6 +55,11 @@ pub(in crate::solver) trait Node: Clone {
     fn weight(&self, cell: usize) -> u32;
     /// How many houses there are.
     fn house_count(&self) -> usize;
+    /// Whether a digit's two places in a house are worth guessing between
+    /// when no cell has two candidates (true by default).
+    fn splits_houses(&self) -> bool {
+        true
+    }
     /// The digits with at least one, two and three places in `house`.
     fn tally(&self, house: usize) -> [u64; 3];
     /// The first cell of `house` with `bit` among its candidates.
@@ -395,7 +400,7 @@ impl<W: Node> Branching<W> {
             Some(restarts) => nth_digit(options, restarts.draw()),
             None => options.trailing_zeros() as u8 + 1,
         };
-        if fewest <= 2 {
+        if fewest <= 2 || !work.splits_houses() {
             return Some((cell, digit));
         }
         // A digit with two places in some house splits the search as well as a
