@@ -52,6 +52,26 @@ pub(super) fn has(bits: &[u64], item: usize) -> bool {
     bits[item / 64] >> (item % 64) & 1 == 1
 }
 
+/// The items in the bit set `bits`, lowest first.
+pub(super) fn members(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    bits.iter().enumerate().flat_map(|(index, &word)| {
+        let mut rest = word;
+        std::iter::from_fn(move || {
+            let item = (rest != 0).then(|| index * 64 + rest.trailing_zeros() as usize);
+            rest &= rest.wrapping_sub(1);
+            item
+        })
+    })
+}
+
+/// Sets the bits of items `0..count` in `bits`, and no others.
+fn fill_to(bits: &mut [u64], count: usize) {
+    for (index, word) in bits.iter_mut().enumerate() {
+        let width = count.saturating_sub(index * 64).min(64) as u32;
+        *word = u64::MAX.checked_shr(64 - width).unwrap_or(0);
+    }
+}
+
 /// True when any of `cells` is in the bit set `bits`.
 pub(super) fn has_any(bits: &[u64], cells: &[u16]) -> bool {
     cells.iter().any(|&cell| has(bits, usize::from(cell)))
@@ -122,10 +142,11 @@ impl Constrained {
             broken: false,
             weight: vec![1; cells],
             dirty: [u64::MAX; DIRTY_WORDS],
-            changed: vec![u64::MAX; cells.div_ceil(64)],
+            changed: vec![0; cells.div_ceil(64)],
             seen: Vec::new(),
             model: Arc::clone(&model),
         };
+        grid.touch_all();
         for (cell, &digit) in givens.iter().enumerate() {
             if digit != 0 {
                 grid.set(cell, digit);
@@ -264,7 +285,8 @@ impl Constrained {
 
     /// Marks every cell as changed, for the rules to look at them all again.
     pub(super) fn touch_all(&mut self) {
-        self.changed.fill(u64::MAX);
+        let cells = self.cells.len();
+        fill_to(&mut self.changed, cells);
     }
 
     /// Places every queued cell that still has exactly one candidate.

@@ -2,7 +2,7 @@
 //! one. Since neighbours share a row or a column, a neighbour never holds a
 //! digit `d` when every candidate of the cell is `d - 1`, `d` or `d + 1`.
 
-use super::grid::{Constrained, DIRTY_BITS, Rule, has};
+use super::grid::{Constrained, DIRTY_BITS, Rule, has, members};
 
 /// The rule on an N x N grid.
 #[derive(Debug)]
@@ -118,18 +118,10 @@ impl NonConsecutive {
 impl Rule for NonConsecutive {
     fn propagate(&self, grid: &mut Constrained, changed: &[u64]) -> bool {
         let mut any = false;
-        for (index, &word) in changed.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                let cell = index * 64 + word.trailing_zeros() as usize;
-                word &= word - 1;
-                if cell >= self.size * self.size {
-                    break;
-                }
-                any |= self.exclude(grid, cell);
-                if grid.is_broken() {
-                    return true;
-                }
+        for cell in members(changed) {
+            any |= self.exclude(grid, cell);
+            if grid.is_broken() {
+                return true;
             }
         }
         any

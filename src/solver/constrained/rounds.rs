@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::grid::{Constrained, Lane, PEER_WORDS};
+use super::grid::{Constrained, Lane, PEER_WORDS, members};
 use crate::solver::sized::House;
 
 impl Constrained {
@@ -63,13 +63,8 @@ impl Constrained {
             }
         }
         let mut changed = false;
-        for (index, &word) in seen[..bits.len()].iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                let cell = index * 64 + word.trailing_zeros() as usize;
-                word &= word - 1;
-                changed |= self.remove(cell, bit);
-            }
+        for cell in members(&seen[..bits.len()]) {
+            changed |= self.remove(cell, bit);
         }
         changed
     }
