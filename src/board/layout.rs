@@ -12,6 +12,8 @@ use super::{Shape, Variant};
 /// all in the crossing leaves the rest of the other.
 #[derive(Debug, Clone)]
 pub struct Crossing {
+    /// The two houses' numbers, first and second.
+    pub houses: [u16; 2],
     /// The cells of both.
     pub common: Vec<u16>,
     /// The cells of the first only.
@@ -181,6 +183,7 @@ impl Layout {
                     .filter(|cell| !common.contains(cell))
                     .collect();
                 crossings.push(Crossing {
+                    houses: [a as u16, b as u16],
                     common,
                     first,
                     second,

@@ -11,6 +11,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::dirty::{Dirty, Houses, Lane};
 use crate::board::Layout;
 use crate::solver::sized::{Node, Placed};
 use crate::solver::{Interrupted, Reason, Recorder, Sink};
@@ -25,10 +26,9 @@ pub(in crate::solver) trait Rule: Send + Sync + fmt::Debug {
     fn propagate(&self, grid: &mut Constrained, changed: &[u64]) -> bool;
 
     /// Deductions that cost more, run only once the cheaper rounds stall,
-    /// from the houses in `houses` (bits of house numbers modulo
-    /// [`DIRTY_BITS`]: the houses changed since the last round); true when it
-    /// took any candidate out. None by default.
-    fn deduce(&self, _grid: &mut Constrained, _houses: &[u64]) -> bool {
+    /// from the houses in `houses` (the houses changed since the last
+    /// round); true when it took any candidate out. None by default.
+    fn deduce(&self, _grid: &mut Constrained, _houses: &Houses) -> bool {
         false
     }
 
@@ -45,6 +45,27 @@ pub(in crate::solver) struct Model {
     /// search by more than they cost; with the other rules they cost more
     /// than the guesses they save (measured on the variant sets).
     pub(in crate::solver) hall: bool,
+    /// Each cell's houses as a set.
+    pub(in crate::solver) house_bits: Vec<Houses>,
+}
+
+impl Model {
+    /// The model of `layout` with `rules`, Hall sets when `hall`.
+    pub(in crate::solver) fn new(
+        layout: Arc<Layout>,
+        rules: Vec<Box<dyn Rule>>,
+        hall: bool,
+    ) -> Model {
+        let house_bits = (0..layout.cells())
+            .map(|cell| Houses::of(layout.houses_of(cell)))
+            .collect();
+        Model {
+            layout,
+            rules,
+            hall,
+            house_bits,
+        }
+    }
 }
 
 /// True when `item` is in the bit set `bits`.
@@ -64,6 +85,19 @@ pub(super) fn members(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// The cells orthogonally next to `cell` on an N x N grid (`size`).
+pub(super) fn neighbours(size: usize, cell: usize) -> impl Iterator<Item = usize> {
+    let (row, col) = (cell / size, cell % size);
+    [
+        (row > 0).then(|| cell - size),
+        (row + 1 < size).then(|| cell + size),
+        (col > 0).then(|| cell - 1),
+        (col + 1 < size).then(|| cell + 1),
+    ]
+    .into_iter()
+    .flatten()
+}
+
 /// Sets the bits of items `0..count` in `bits`, and no others.
 fn fill_to(bits: &mut [u64], count: usize) {
     for (index, word) in bits.iter_mut().enumerate() {
@@ -76,25 +110,6 @@ fn fill_to(bits: &mut [u64], count: usize) {
 pub(super) fn has_any(bits: &[u64], cells: &[u16]) -> bool {
     cells.iter().any(|&cell| has(bits, usize::from(cell)))
 }
-
-/// Houses past this many share their bits of the dirty set (a shared bit only
-/// means a house may be filtered less often: propagation stays sound).
-pub(super) const DIRTY_BITS: usize = 256;
-
-/// The rounds that each keep their own set of changed houses (a lane of the
-/// dirty sets), clearing a house's bit as they look at it.
-#[derive(Clone, Copy)]
-pub(super) enum Lane {
-    Hall,
-    Deductions,
-    Pointing,
-}
-
-/// Words of one lane's dirty set.
-const LANE_WORDS: usize = DIRTY_BITS / 64;
-
-/// Words of all the lanes.
-pub(super) const DIRTY_WORDS: usize = 3 * LANE_WORDS;
 
 /// Words of a peer bit set at the largest grid that keeps them.
 pub(super) const PEER_WORDS: usize = crate::board::PEER_BITS_CELLS / 64;
@@ -116,8 +131,8 @@ pub(in crate::solver) struct Constrained {
     pub(super) by_rule: Vec<bool>,
     pub(super) broken: bool,
     pub(super) weight: Vec<u32>,
-    /// Changed houses, a set for each [`Lane`].
-    pub(super) dirty: [u64; DIRTY_WORDS],
+    /// Changed houses, a set for each round that looks at them only.
+    pub(super) dirty: Dirty,
     /// Cells whose options changed since the rules last ran.
     pub(super) changed: Vec<u64>,
     /// Room for the rules' view of `changed` while they run.
@@ -141,7 +156,7 @@ impl Constrained {
             by_rule: vec![false; cells],
             broken: false,
             weight: vec![1; cells],
-            dirty: [u64::MAX; DIRTY_WORDS],
+            dirty: Dirty::all(),
             changed: vec![0; cells.div_ceil(64)],
             seen: Vec::new(),
             model: Arc::clone(&model),
@@ -248,26 +263,7 @@ impl Constrained {
     /// Marks `cell` and its houses as changed.
     pub(super) fn touch(&mut self, cell: usize) {
         self.changed[cell / 64] |= 1u64 << (cell % 64);
-        for &house in self.model.layout.houses_of(cell) {
-            let bit = usize::from(house) % DIRTY_BITS;
-            for lane in 0..DIRTY_WORDS / LANE_WORDS {
-                self.dirty[lane * LANE_WORDS + bit / 64] |= 1u64 << (bit % 64);
-            }
-        }
-    }
-
-    /// True when `house` changed since `lane` last cleaned it.
-    pub(super) fn is_dirty(&self, lane: Lane, house: usize) -> bool {
-        has(
-            &self.dirty[lane as usize * LANE_WORDS..],
-            house % DIRTY_BITS,
-        )
-    }
-
-    /// Marks `house` as looked at by `lane`.
-    pub(super) fn clean(&mut self, lane: Lane, house: usize) {
-        let bit = house % DIRTY_BITS;
-        self.dirty[lane as usize * LANE_WORDS + bit / 64] &= !(1u64 << (bit % 64));
+        self.dirty.mark(&self.model.house_bits[cell]);
     }
 
     /// Each digit's places among `cells` (at most 64), as a bit a place,
@@ -333,6 +329,10 @@ impl Constrained {
         let model = Arc::clone(&self.model);
         let mut any = false;
         for house in 0..model.layout.house_count() {
+            if !self.dirty.has(Lane::Singles, house) {
+                continue;
+            }
+            self.dirty.clean(Lane::Singles, house);
             let [once, twice, _] = Node::tally(self, house);
             if (once | self.placed[house]) != self.all {
                 self.fail(model.layout.house(house));
@@ -398,11 +398,7 @@ impl Constrained {
     /// the grid).
     pub(super) fn deductions(&mut self) -> bool {
         let model = Arc::clone(&self.model);
-        let start = Lane::Deductions as usize * LANE_WORDS;
-        let lane = start..start + LANE_WORDS;
-        let mut houses = [0u64; LANE_WORDS];
-        houses.copy_from_slice(&self.dirty[lane.clone()]);
-        self.dirty[lane].fill(0);
+        let houses = self.dirty.take(Lane::Deductions);
         let mut changed = false;
         for rule in &model.rules {
             changed |= rule.deduce(self, &houses);

@@ -1,11 +1,13 @@
 //! The constraint engine of the variants: one working grid over any list of
 //! houses and peers (`grid`, with the branching search's view of it in
-//! `node`), and each rule that is no house a propagator behind one small trait
+//! `node`, its costlier rounds in `rounds` and the houses each round has yet
+//! to look at in `dirty`), and each rule that is no house a propagator behind one small trait
 //! (`grid::Rule`): cage sums (`cage`), thermometers (`thermometer`),
 //! non-consecutive neighbours (`neighbours`). The branching search of the
 //! any-size engines drives it.
 
 mod cage;
+mod dirty;
 mod grid;
 mod neighbours;
 mod node;
@@ -26,14 +28,7 @@ use crate::board::Layout;
 pub(super) fn grid(layout: Arc<Layout>, givens: &[u8]) -> Constrained {
     let rules = rules_of(&layout);
     let hall = layout.variant.cages.iter().any(|cage| cage.sum != 0);
-    Constrained::new(
-        Arc::new(Model {
-            layout,
-            rules,
-            hall,
-        }),
-        givens,
-    )
+    Constrained::new(Arc::new(Model::new(layout, rules, hall)), givens)
 }
 
 /// The rules of a layout that are no house or peer.

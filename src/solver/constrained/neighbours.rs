@@ -2,7 +2,8 @@
 //! one. Since neighbours share a row or a column, a neighbour never holds a
 //! digit `d` when every candidate of the cell is `d - 1`, `d` or `d + 1`.
 
-use super::grid::{Constrained, DIRTY_BITS, Rule, has, members};
+use super::dirty::Houses;
+use super::grid::{Constrained, Rule, members, neighbours};
 
 /// The rule on an N x N grid.
 #[derive(Debug)]
@@ -13,20 +14,6 @@ pub(super) struct NonConsecutive {
 impl NonConsecutive {
     pub(super) fn new(size: usize) -> NonConsecutive {
         NonConsecutive { size }
-    }
-
-    /// The cells orthogonally next to `cell`.
-    fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> {
-        let n = self.size;
-        let (row, col) = (cell / n, cell % n);
-        [
-            (row > 0).then(|| cell - n),
-            (row + 1 < n).then(|| cell + n),
-            (col > 0).then(|| cell - 1),
-            (col + 1 < n).then(|| cell + 1),
-        ]
-        .into_iter()
-        .flatten()
     }
 }
 
@@ -57,7 +44,7 @@ impl NonConsecutive {
             return false;
         }
         let mut changed = false;
-        for neighbour in self.neighbours(cell) {
+        for neighbour in neighbours(self.size, cell) {
             changed |= grid.restrict(neighbour, !out);
             if grid.is_broken() {
                 return true;
@@ -76,14 +63,14 @@ impl NonConsecutive {
     /// one cell: whichever place takes `d`, that cell holds `d` or neighbours
     /// it, so it never holds `d - 1` or `d + 1`. Looks at the houses in
     /// `houses` only. True when it took any.
-    fn touching(&self, grid: &mut Constrained, houses: &[u64]) -> bool {
+    fn touching(&self, grid: &mut Constrained, houses: &Houses) -> bool {
         let model = grid.model();
         let layout = &model.layout;
         let mut changed = false;
         // Each digit's places in the house, as a bit a place.
         let mut places = [0u64; 64];
         for house in 0..layout.house_count() {
-            if !has(houses, house % DIRTY_BITS) {
+            if !houses.has(house) {
                 continue;
             }
             let cells = layout.house(house);
@@ -94,7 +81,7 @@ impl NonConsecutive {
                 }
                 let first = usize::from(cells[slots.trailing_zeros() as usize]);
                 let out = !((1u64 << digit << 1) | ((1u64 << digit) >> 1));
-                for spot in self.neighbours(first).chain([first]) {
+                for spot in neighbours(self.size, first).chain([first]) {
                     let mut rest = slots;
                     let mut touches = true;
                     while rest != 0 && touches {
@@ -127,15 +114,14 @@ impl Rule for NonConsecutive {
         any
     }
 
-    fn deduce(&self, grid: &mut Constrained, houses: &[u64]) -> bool {
+    fn deduce(&self, grid: &mut Constrained, houses: &Houses) -> bool {
         self.touching(grid, houses)
     }
 
     fn holds(&self, cells: &[u8]) -> bool {
         (0..cells.len()).all(|cell| {
             cells[cell] == 0
-                || self
-                    .neighbours(cell)
+                || neighbours(self.size, cell)
                     .all(|other| cells[other] == 0 || cells[cell].abs_diff(cells[other]) != 1)
         })
     }

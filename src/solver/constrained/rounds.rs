@@ -5,12 +5,15 @@
 
 use std::sync::Arc;
 
-use super::grid::{Constrained, Lane, PEER_WORDS, members};
+use super::dirty::Lane;
+use super::grid::{Constrained, PEER_WORDS, members};
 use crate::solver::sized::House;
 
 impl Constrained {
     /// Locked candidates between crossing houses: a digit whose places in one
     /// house all lie where it crosses another leaves the rest of the other.
+    /// Looks at the crossings of houses changed since the last round, all of
+    /// them (what it takes out marks its houses for the next).
     pub(super) fn crossings(&mut self) -> bool {
         let model = Arc::clone(&self.model);
         let union = |grid: &Constrained, cells: &[u16]| {
@@ -18,8 +21,13 @@ impl Constrained {
                 .iter()
                 .fold(0, |acc, &cell| acc | grid.candidates[usize::from(cell)])
         };
+        let houses = self.dirty.take(Lane::Crossings);
+        let changed_house = |house: u16| houses.has(usize::from(house));
         let mut changed = false;
         for crossing in &model.layout.crossings {
+            if !crossing.houses.into_iter().any(changed_house) {
+                continue;
+            }
             let common = union(self, &crossing.common);
             if common == 0 {
                 continue;
@@ -34,6 +42,7 @@ impl Constrained {
                 changed |= self.remove(usize::from(cell), from_second);
             }
             if changed {
+                self.dirty.give_back(Lane::Crossings, &houses);
                 return true;
             }
         }
@@ -81,10 +90,10 @@ impl Constrained {
         let mut changed = false;
         let (mut places, mut at) = ([0u64; 64], Vec::with_capacity(4));
         for house in 0..layout.house_count() {
-            if !self.is_dirty(Lane::Pointing, house) {
+            if !self.dirty.has(Lane::Pointing, house) {
                 continue;
             }
-            self.clean(Lane::Pointing, house);
+            self.dirty.clean(Lane::Pointing, house);
             let cells = layout.house(house);
             self.places(cells, &mut places);
             for (digit, &slots) in places[..layout.size()].iter().enumerate() {
@@ -113,7 +122,7 @@ impl Constrained {
         let mut changed = false;
         let (mut empty, mut options) = (Vec::new(), Vec::new());
         for house in 0..model.layout.house_count() {
-            if !self.is_dirty(Lane::Hall, house) {
+            if !self.dirty.has(Lane::Hall, house) {
                 continue;
             }
             empty.clear();
@@ -135,7 +144,7 @@ impl Constrained {
             for (&cell, &kept) in empty.iter().zip(&options) {
                 changed |= self.remove(cell, self.candidates[cell] & !kept);
             }
-            self.clean(Lane::Hall, house);
+            self.dirty.clean(Lane::Hall, house);
             if self.broken {
                 return true;
             }

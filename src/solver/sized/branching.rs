@@ -60,6 +60,12 @@ pub(in crate::solver) trait Node: Clone {
     fn splits_houses(&self) -> bool {
         true
     }
+    /// The digit of `options` (a cell's candidates, not empty) to guess in
+    /// `cell` first, `counting` when the search goes on past its first
+    /// solution: the lowest by default.
+    fn first_digit(&self, _cell: usize, options: u64, _counting: bool) -> u8 {
+        options.trailing_zeros() as u8 + 1
+    }
     /// The digits with at least one, two and three places in `house`.
     fn tally(&self, house: usize) -> [u64; 3];
     /// The first cell of `house` with `bit` among its candidates.
@@ -275,7 +281,7 @@ impl<W: Node> Branching<W> {
                     self.work.propagate(recorder, self.strength, depth)?;
                     self.next = if self.work.broken() {
                         Next::Backtrack
-                    } else if let Some((cell, digit)) = self.choose() {
+                    } else if let Some((cell, digit)) = self.choose(found.wanted > 1) {
                         self.saved.extend_from_slice(self.work.candidates());
                         self.frames.push(Frame {
                             cell: cell as u16,
@@ -365,8 +371,9 @@ impl<W: Node> Branching<W> {
     /// two candidates and some house has a digit with two places, the digit in
     /// its first place. After a restart, ties between cells, the digit and the
     /// house to start looking from are drawn instead of taken first. `None`
-    /// when the grid is full.
-    fn choose(&mut self) -> Option<(usize, u8)> {
+    /// when the grid is full. `counting` when the search goes on past its
+    /// first solution.
+    fn choose(&mut self, counting: bool) -> Option<(usize, u8)> {
         let work = &self.work;
         let mut random = self.restarts.as_mut().filter(|restarts| restarts.run > 0);
         // Fewest candidates per weight (count / weight, compared crosswise).
@@ -398,7 +405,7 @@ impl<W: Node> Branching<W> {
         let options = work.candidates()[cell];
         let digit = match random.as_deref_mut() {
             Some(restarts) => nth_digit(options, restarts.draw()),
-            None => options.trailing_zeros() as u8 + 1,
+            None => work.first_digit(cell, options, counting),
         };
         if fewest <= 2 || !work.splits_houses() {
             return Some((cell, digit));
