@@ -1,10 +1,13 @@
 //! Which houses changed since each round of propagation last looked at them:
 //! one set of houses (a [`Houses`]) for each round that looks at changed
 //! houses only (a [`Lane`]), marked together when a cell changes, cleared by
-//! each round on its own, and kept with every guess.
+//! each round on its own, and kept with every guess. The rounds that look at
+//! one digit at a time keep, for each house, the digits whose places in it
+//! changed (a [`Moved`]), made again from their lanes when a guess is undone.
 
 /// Houses past this many share their bits (a shared bit only means a house
-/// may be looked at more often: propagation stays sound).
+/// may be looked at more often, or after an undone guess less: propagation
+/// stays sound, if weaker).
 const BITS: usize = 256;
 
 /// Words of one set.
@@ -85,6 +88,27 @@ impl Dirty {
     pub(super) fn give_back(&mut self, lane: Lane, houses: &Houses) {
         for (word, &bits) in self.0[lane as usize].0.iter_mut().zip(&houses.0) {
             *word |= bits;
+        }
+    }
+}
+
+/// The digits whose places in one house changed since each of the rounds
+/// that look at digits (house pointing, the rules' deductions) last looked.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Moved {
+    pub(super) pointing: u64,
+    pub(super) deductions: u64,
+}
+
+impl Moved {
+    /// Every digit of `all` moved in the rounds whose lane has `house`
+    /// changed in `dirty`, none in the others: a grid given back its
+    /// candidates at a guess had the rest looked at already.
+    pub(super) fn from_lanes(dirty: &Dirty, house: usize, all: u64) -> Moved {
+        let of = |lane| if dirty.has(lane, house) { all } else { 0 };
+        Moved {
+            pointing: of(Lane::Pointing),
+            deductions: of(Lane::Deductions),
         }
     }
 }

@@ -11,7 +11,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::dirty::{Dirty, Houses, Lane};
+use super::dirty::{Dirty, Houses, Lane, Moved};
 use crate::board::Layout;
 use crate::solver::sized::{Node, Placed};
 use crate::solver::{Interrupted, Reason, Recorder, Sink};
@@ -26,9 +26,10 @@ pub(in crate::solver) trait Rule: Send + Sync + fmt::Debug {
     fn propagate(&self, grid: &mut Constrained, changed: &[u64]) -> bool;
 
     /// Deductions that cost more, run only once the cheaper rounds stall,
-    /// from the houses in `houses` (the houses changed since the last
-    /// round); true when it took any candidate out. None by default.
-    fn deduce(&self, _grid: &mut Constrained, _houses: &Houses) -> bool {
+    /// from the digits in `moved[house]` of each house (those whose places
+    /// changed since the last round); true when it took any candidate out.
+    /// None by default.
+    fn deduce(&self, _grid: &mut Constrained, _moved: &[u64]) -> bool {
         false
     }
 
@@ -137,6 +138,11 @@ pub(in crate::solver) struct Constrained {
     pub(super) changed: Vec<u64>,
     /// Room for the rules' view of `changed` while they run.
     pub(super) seen: Vec<u64>,
+    /// The digits whose places changed in each house, for the rounds that
+    /// look at digits.
+    pub(super) moved: Vec<Moved>,
+    /// Room for the deductions' view of `moved` while they run.
+    pub(super) moved_seen: Vec<u64>,
 }
 
 impl Constrained {
@@ -159,6 +165,14 @@ impl Constrained {
             dirty: Dirty::all(),
             changed: vec![0; cells.div_ceil(64)],
             seen: Vec::new(),
+            moved: vec![
+                Moved {
+                    pointing: all,
+                    deductions: all,
+                };
+                layout.house_count()
+            ],
+            moved_seen: Vec::new(),
             model: Arc::clone(&model),
         };
         grid.touch_all();
@@ -251,6 +265,7 @@ impl Constrained {
         let after = before & !digits;
         self.candidates[cell] = after;
         self.touch(cell);
+        self.moved_out(cell, before & digits);
         if after == 0 {
             self.broken = true;
             self.weight[cell] += 1;
@@ -260,23 +275,27 @@ impl Constrained {
         true
     }
 
+    /// Notes that `digits` left `cell`: their places in its houses moved.
+    pub(super) fn moved_out(&mut self, cell: usize, digits: u64) {
+        for &house in self.model.layout.houses_of(cell) {
+            let moved = &mut self.moved[usize::from(house)];
+            moved.pointing |= digits;
+            moved.deductions |= digits;
+        }
+    }
+
     /// Marks `cell` and its houses as changed.
     pub(super) fn touch(&mut self, cell: usize) {
         self.changed[cell / 64] |= 1u64 << (cell % 64);
         self.dirty.mark(&self.model.house_bits[cell]);
     }
 
-    /// Each digit's places among `cells` (at most 64), as a bit a place,
-    /// into `places[..N]`.
-    pub(super) fn places(&self, cells: &[u16], places: &mut [u64; 64]) {
-        places[..self.size()].fill(0);
-        for (slot, &cell) in cells.iter().enumerate() {
-            let mut options = self.candidates[usize::from(cell)];
-            while options != 0 {
-                places[options.trailing_zeros() as usize] |= 1 << slot;
-                options &= options - 1;
-            }
-        }
+    /// The places of digit `digit + 1` among `cells` (at most 64), as a bit
+    /// a place.
+    pub(super) fn slots(&self, cells: &[u16], digit: u32) -> u64 {
+        cells.iter().enumerate().fold(0, |slots, (slot, &cell)| {
+            slots | (self.candidates[usize::from(cell)] >> digit & 1) << slot
+        })
     }
 
     /// Marks every cell as changed, for the rules to look at them all again.
@@ -398,14 +417,26 @@ impl Constrained {
     /// the grid).
     pub(super) fn deductions(&mut self) -> bool {
         let model = Arc::clone(&self.model);
-        let houses = self.dirty.take(Lane::Deductions);
+        if model.rules.is_empty() {
+            return false;
+        }
+        self.dirty.take(Lane::Deductions);
+        let mut moved = std::mem::take(&mut self.moved_seen);
+        moved.clear();
+        moved.extend(
+            self.moved
+                .iter_mut()
+                .map(|house| std::mem::take(&mut house.deductions)),
+        );
         let mut changed = false;
         for rule in &model.rules {
-            changed |= rule.deduce(self, &houses);
+            changed |= rule.deduce(self, &moved);
             if self.broken {
-                return true;
+                changed = true;
+                break;
             }
         }
+        self.moved_seen = moved;
         changed
     }
 

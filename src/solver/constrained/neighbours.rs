@@ -2,7 +2,6 @@
 //! one. Since neighbours share a row or a column, a neighbour never holds a
 //! digit `d` when every candidate of the cell is `d - 1`, `d` or `d + 1`.
 
-use super::dirty::Houses;
 use super::grid::{Constrained, Rule, members, neighbours};
 
 /// The rule on an N x N grid.
@@ -61,21 +60,20 @@ impl NonConsecutive {
 
     /// A digit `d` whose two or three places in a house each are, or touch,
     /// one cell: whichever place takes `d`, that cell holds `d` or neighbours
-    /// it, so it never holds `d - 1` or `d + 1`. Looks at the houses in
-    /// `houses` only. True when it took any.
-    fn touching(&self, grid: &mut Constrained, houses: &Houses) -> bool {
+    /// it, so it never holds `d - 1` or `d + 1`. Looks at the digits in
+    /// `moved[house]` of each house only. True when it took any.
+    fn touching(&self, grid: &mut Constrained, moved: &[u64]) -> bool {
         let model = grid.model();
         let layout = &model.layout;
         let mut changed = false;
-        // Each digit's places in the house, as a bit a place.
-        let mut places = [0u64; 64];
-        for house in 0..layout.house_count() {
-            if !houses.has(house) {
-                continue;
-            }
+        for (house, &digits) in moved.iter().enumerate() {
             let cells = layout.house(house);
-            grid.places(cells, &mut places);
-            for (digit, &slots) in places[..self.size].iter().enumerate() {
+            let mut left = digits;
+            while left != 0 {
+                let digit = left.trailing_zeros();
+                left &= left - 1;
+                // The digit's places in the house, as a bit a place.
+                let slots = grid.slots(cells, digit);
                 if !(2..=3).contains(&slots.count_ones()) {
                     continue;
                 }
@@ -114,8 +112,8 @@ impl Rule for NonConsecutive {
         any
     }
 
-    fn deduce(&self, grid: &mut Constrained, houses: &Houses) -> bool {
-        self.touching(grid, houses)
+    fn deduce(&self, grid: &mut Constrained, moved: &[u64]) -> bool {
+        self.touching(grid, moved)
     }
 
     fn holds(&self, cells: &[u8]) -> bool {

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::dirty::Dirty;
+use super::dirty::{Dirty, Moved};
 use super::grid::{Constrained, neighbours};
 use crate::solver::sized::{self, Node, Placed, Strength};
 use crate::solver::{Interrupted, Recorder, Sink, Status};
@@ -73,8 +73,12 @@ impl Node for Constrained {
         self.dirty
     }
 
+    /// Also the digits moved in each house, from the lanes.
     fn set_dirty(&mut self, dirty: Self::Dirty) {
         self.dirty = dirty;
+        for (house, moved) in self.moved.iter_mut().enumerate() {
+            *moved = Moved::from_lanes(&dirty, house, self.all);
+        }
     }
 
     fn place<S: Sink>(
@@ -86,6 +90,7 @@ impl Node for Constrained {
         recorder.place(cell, placed.digit, placed.reason, placed.depth)?;
         let bit = 1u64 << (placed.digit - 1);
         self.cells[cell] = placed.digit;
+        self.moved_out(cell, self.candidates[cell]);
         self.candidates[cell] = 0;
         self.by_rule[cell] = false;
         self.touch(cell);

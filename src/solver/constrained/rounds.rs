@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::dirty::Lane;
 use super::grid::{Constrained, PEER_WORDS, members};
+use crate::board::Layout;
 use crate::solver::sized::House;
 
 impl Constrained {
@@ -49,12 +50,10 @@ impl Constrained {
         false
     }
 
-    /// Takes `bit` out of every cell that sees all of `places` (the places of
+    /// Takes `bit` out of every cell that sees all of `places` in `layout` (the places of
     /// a digit that must stand in one of them); true when it took any. Needs
     /// the layout's peer bit sets: without them, nothing.
-    pub(super) fn seen_by_all(&mut self, places: &[usize], bit: u64) -> bool {
-        let model = Arc::clone(&self.model);
-        let layout = &model.layout;
+    fn seen_by_all(&mut self, layout: &Layout, places: &[usize], bit: u64) -> bool {
         let Some((&first, rest)) = places.split_first() else {
             return false;
         };
@@ -88,15 +87,18 @@ impl Constrained {
             return false;
         }
         let mut changed = false;
-        let (mut places, mut at) = ([0u64; 64], Vec::with_capacity(4));
+        let mut at = Vec::with_capacity(4);
         for house in 0..layout.house_count() {
-            if !self.dirty.has(Lane::Pointing, house) {
+            let mut moved = std::mem::take(&mut self.moved[house].pointing);
+            if moved == 0 {
                 continue;
             }
             self.dirty.clean(Lane::Pointing, house);
             let cells = layout.house(house);
-            self.places(cells, &mut places);
-            for (digit, &slots) in places[..layout.size()].iter().enumerate() {
+            while moved != 0 {
+                let digit = moved.trailing_zeros();
+                moved &= moved - 1;
+                let slots = self.slots(cells, digit);
                 if slots == 0 || slots.count_ones() > 4 {
                     continue;
                 }
@@ -106,7 +108,7 @@ impl Constrained {
                     at.push(usize::from(cells[rest.trailing_zeros() as usize]));
                     rest &= rest - 1;
                 }
-                changed |= self.seen_by_all(&at, 1 << digit);
+                changed |= self.seen_by_all(layout, &at, 1 << digit);
             }
             if changed || self.broken {
                 return true;
