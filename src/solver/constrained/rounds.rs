@@ -10,6 +10,9 @@ use super::grid::{Constrained, PEER_WORDS, members};
 use crate::board::Layout;
 use crate::solver::sized::House;
 
+/// The most places of a digit in a house that house pointing works from.
+const POINTED: usize = 4;
+
 impl Constrained {
     /// Locked candidates between crossing houses: a digit whose places in one
     /// house all lie where it crosses another leaves the rest of the other.
@@ -24,9 +27,15 @@ impl Constrained {
         };
         let houses = self.dirty.take(Lane::Crossings);
         let changed_house = |house: u16| houses.has(usize::from(house));
+        // House pointing finds what a crossing of at most four cells would.
+        let pointed = if model.layout.peer_bits(0).is_some() {
+            POINTED
+        } else {
+            0
+        };
         let mut changed = false;
         for crossing in &model.layout.crossings {
-            if !crossing.houses.into_iter().any(changed_house) {
+            if crossing.common.len() <= pointed || !crossing.houses.into_iter().any(changed_house) {
                 continue;
             }
             let common = union(self, &crossing.common);
@@ -99,7 +108,7 @@ impl Constrained {
                 let digit = moved.trailing_zeros();
                 moved &= moved - 1;
                 let slots = self.slots(cells, digit);
-                if slots == 0 || slots.count_ones() > 4 {
+                if slots == 0 || slots.count_ones() as usize > POINTED {
                     continue;
                 }
                 at.clear();
