@@ -437,6 +437,11 @@ pub(super) struct SolveArgs {
     /// 3}]}`); instead of --box and --symbols.
     #[arg(long, value_name = "FILE.json", conflicts_with_all = ["box_shape", "symbols"])]
     pub(super) rules: Option<PathBuf>,
+    /// Solve the puzzle of an f-puzzles (or SudokuPad) link, or its `load=`
+    /// payload: its givens and rules (killer cages, regions, diagonals,
+    /// thermometers, ...), instead of puzzle lines and --rules.
+    #[arg(long, value_name = "LINK", conflicts_with_all = ["box_shape", "symbols", "rules", "file"])]
+    pub(super) fpuzzles: Option<String>,
     /// Give up on a puzzle after this many steps (prints an error line for it).
     #[arg(long)]
     pub(super) max_steps: Option<u64>,

@@ -12,7 +12,7 @@ use std::sync::mpsc;
 use bytes::Bytes;
 
 use super::args::SolveArgs;
-use super::lines::{draw_progress, read_input};
+use super::lines::draw_progress;
 use super::runtime::{CliResult, Threads, runtime};
 use crate::board::{Board, CELLS, puzzle_lines};
 use crate::client::Target;
@@ -24,9 +24,9 @@ use crate::remote::{Answer, Output, Settings};
 type Here = Vec<(usize, String)>;
 
 pub(super) fn run(args: SolveArgs) -> CliResult {
-    let text = read_input(args.file.as_deref())?;
+    let text = args.input()?;
     let notation = args.grid.notation()?;
-    let (here, puzzles) = plan(text, notation.is_some() || args.rules.is_some())?;
+    let (here, puzzles) = plan(text, notation.is_some() || args.has_rules())?;
     let counting = args.count;
     let algorithm = match args.algorithm.0 {
         Some(algorithm) => crate::convert::algorithm_to_pb(algorithm).into(),

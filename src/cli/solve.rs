@@ -6,13 +6,13 @@ use std::io::Write;
 use std::sync::Arc;
 
 use super::args::SolveArgs;
-use super::lines::{print_all, read_input, solve_all, threads};
+use super::lines::{print_all, solve_all, threads};
 use super::runtime::CliResult;
 use crate::board::{Board, Form, Layout, Notation, PuzzleError, cell_char, puzzle_lines};
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Search};
 
 pub(super) fn run(args: SolveArgs) -> CliResult {
-    let text = read_input(args.file.as_deref())?;
+    let text = args.input()?;
     let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
     let (notation, layout) = match args.variant()? {
         Some((notation, layout)) => (Some(notation), layout.map(Arc::new)),

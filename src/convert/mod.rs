@@ -7,8 +7,14 @@ use crate::logic::{LogicStep, Rating};
 use crate::pb;
 use crate::solver::{Algorithm, Event, Mode, Reason, Report, Stats, Step};
 
+mod fpuzzles;
+#[cfg(test)]
+mod fpuzzles_tests;
+mod lzstring;
 mod rules;
 
+pub use fpuzzles::{FpuzzlesError, Imported, MAX_BOARD_UNITS, read_fpuzzles};
+pub use lzstring::{LzError, decompress_base64};
 pub use rules::{rules_from_pb, variant_from_pb};
 
 /// The engine algorithm a request's `algorithm` field asks for; `Err` carries an

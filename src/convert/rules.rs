@@ -10,6 +10,14 @@ use crate::pb;
 /// What a `Rules` message says: the notation of its shape and symbols, and the
 /// layout of its variant rules (`None`: the shape's classic rules).
 pub fn rules_from_pb(rules: &pb::Rules) -> Result<(Notation, Option<Layout>), RuleError> {
+    if !rules.fpuzzles.is_empty() {
+        return Err(rule_error(
+            "rules.fpuzzles",
+            "an f-puzzles link is read where a puzzle is given (Solve, SolveSteps, SolveBatch, \
+             TrueCandidates, Explain, Hint, Rate; `sudokud solve --fpuzzles`), not here"
+                .to_owned(),
+        ));
+    }
     let shape = shape_of(rules)?;
     let notation = Notation::new(shape, &rules.symbols)
         .map_err(|error| rule_error("rules.symbols", error.to_string()))?;

@@ -34,6 +34,31 @@ pub(super) fn read(rules: Option<&pb::Rules>) -> Result<Option<Read>, Status> {
     }))
 }
 
+/// The puzzle and rules of a request whose rules hold an f-puzzles link:
+/// its puzzle and every other rules field must be empty.
+pub(super) fn import(puzzle: &str, rules: &pb::Rules) -> Result<convert::Imported, Status> {
+    if !puzzle.trim().is_empty() {
+        return Err(rules_status(
+            "puzzle",
+            "the puzzle comes from rules.fpuzzles: leave puzzle empty".to_owned(),
+        ));
+    }
+    let alone = pb::Rules {
+        fpuzzles: String::new(),
+        ..rules.clone()
+    };
+    if alone != pb::Rules::default() {
+        return Err(rules_status(
+            "rules.fpuzzles",
+            "the rules come from the f-puzzles link: leave the other rules fields empty".to_owned(),
+        ));
+    }
+    convert::read_fpuzzles(&rules.fpuzzles).map_err(|error| match error {
+        convert::FpuzzlesError::Invalid(error) => rules_status(&error.field, error.description),
+        convert::FpuzzlesError::TooLarge(message) => Status::resource_exhausted(message),
+    })
+}
+
 /// `INVALID_ARGUMENT` for a mistake in the rules at `field`.
 pub(super) fn rules_status(field: &str, description: String) -> Status {
     let message = format!("invalid rules: {description} ({field})");
