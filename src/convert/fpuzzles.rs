@@ -202,6 +202,18 @@ fn read_board(keys: &Map<String, Value>) -> Result<(pb::Rules, String), Fpuzzles
     rules.anti_knight = flag("antiknight")?;
     rules.anti_king = flag("antiking")?;
     rules.non_consecutive = flag("nonconsecutive")?;
+    read_lists(keys, size, &mut rules)?;
+    let notation = Notation::new(shape, "").map_err(|error| invalid(FIELD, error.to_string()))?;
+    Ok((rules, notation.write(&grid.givens, Form::Symbols)))
+}
+
+/// The constraints that are lists of cells: cages, thermometers, extra
+/// regions.
+fn read_lists(
+    keys: &Map<String, Value>,
+    size: usize,
+    rules: &mut pb::Rules,
+) -> Result<(), FpuzzlesError> {
     for key in ["killercage", "cage"] {
         for (index, cage) in list(keys, key)?.iter().enumerate() {
             let at = format!("{FIELD}.{key}[{index}]");
@@ -227,8 +239,7 @@ fn read_board(keys: &Map<String, Value>) -> Result<(pb::Rules, String), Fpuzzles
             cells: cells_of(region.get("cells"), size, &at)?,
         });
     }
-    let notation = Notation::new(shape, "").map_err(|error| invalid(FIELD, error.to_string()))?;
-    Ok((rules, notation.write(&grid.givens, Form::Symbols)))
+    Ok(())
 }
 
 /// The grid of a board: its size, givens and each cell's region.
@@ -275,32 +286,33 @@ impl Grid {
                 let at = format!("{field}[{row}][{col}]");
                 let index = row * size + col;
                 grid.givens[index] = given_of(cell, size, &at)?;
-                grid.regions[index] = match cell.get("region") {
-                    None => match default {
-                        Some(shape) => shape.box_of(index),
-                        None => {
-                            return Err(invalid(
-                                format!("{at}.region"),
-                                format!(
-                                    "a {size}x{size} grid has no boxes: every cell needs its region"
-                                ),
-                            ));
-                        }
-                    },
-                    Some(region) => region
-                        .as_u64()
-                        .filter(|&region| region < size as u64)
-                        .ok_or_else(|| {
-                            invalid(
-                                format!("{at}.region"),
-                                format!("a region is a number of 0 to {}", size - 1),
-                            )
-                        })? as usize,
-                };
+                grid.regions[index] = region_of(cell, index, default, &at)?;
             }
         }
         Ok(grid)
     }
+}
+
+/// The region of `cell` (0-based `index`): its label, or its box in
+/// `default` when it has none.
+fn region_of(
+    cell: &Value,
+    index: usize,
+    default: Option<Shape>,
+    at: &str,
+) -> Result<usize, FpuzzlesError> {
+    let Some(region) = cell.get("region") else {
+        return default.map(|shape| shape.box_of(index)).ok_or_else(|| {
+            invalid(
+                format!("{at}.region"),
+                "this grid size has no boxes: every cell needs its region",
+            )
+        });
+    };
+    region
+        .as_u64()
+        .and_then(|region| usize::try_from(region).ok())
+        .ok_or_else(|| invalid(format!("{at}.region"), "a region is a label number from 0"))
 }
 
 /// The digit a cell gives (0 unless it is marked `given`).

@@ -138,21 +138,28 @@ pub fn decompress_base64(payload: &str, cap: usize) -> Result<String, LzError> {
             });
             grow(&mut grow_in, &mut width);
         }
-        let entry = dictionary[code as usize - 3];
-        if out.len() + entry.len as usize > cap {
-            return Err(LzError::TooLong(cap));
-        }
-        let start = out.len();
-        out.resize(start + entry.len as usize, 0);
-        let mut at = Some(code);
-        for slot in out[start..].iter_mut().rev() {
-            let Some(index) = at else { break };
-            let here = dictionary[index as usize - 3];
-            *slot = here.last;
-            at = here.prefix;
-        }
+        write(&dictionary, code, &mut out, cap)?;
         last = Some(code);
     }
+}
+
+/// Appends the units of entry `code` to `out`, walking its prefixes from
+/// the last unit back; `TooLong` past `cap` units.
+fn write(dictionary: &[Entry], code: u32, out: &mut Vec<u16>, cap: usize) -> Result<(), LzError> {
+    let entry = dictionary[code as usize - 3];
+    if out.len() + entry.len as usize > cap {
+        return Err(LzError::TooLong(cap));
+    }
+    let start = out.len();
+    out.resize(start + entry.len as usize, 0);
+    let mut at = Some(code);
+    for slot in out[start..].iter_mut().rev() {
+        let Some(index) = at else { break };
+        let here = dictionary[index as usize - 3];
+        *slot = here.last;
+        at = here.prefix;
+    }
+    Ok(())
 }
 
 /// One code used of the current width: past its last, one bit wider.

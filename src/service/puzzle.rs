@@ -44,10 +44,7 @@ impl Puzzle {
     /// Reads `text` in `rules` (absent: the classic 9x9 text, byte for byte as
     /// before rules existed).
     pub(super) fn read(text: &str, rules: Option<&pb::Rules>) -> Result<Puzzle, Status> {
-        let imported = match rules {
-            Some(link) if !link.fpuzzles.is_empty() => Some(rules::import(text, link)?),
-            _ => None,
-        };
+        let imported = rules::imported(text, rules)?;
         let (text, rules) = match &imported {
             Some(imported) => (imported.puzzle.as_str(), Some(&imported.rules)),
             None => (text, rules),

@@ -34,9 +34,19 @@ pub(super) fn read(rules: Option<&pb::Rules>) -> Result<Option<Read>, Status> {
     }))
 }
 
-/// The puzzle and rules of a request whose rules hold an f-puzzles link:
-/// its puzzle and every other rules field must be empty.
-pub(super) fn import(puzzle: &str, rules: &pb::Rules) -> Result<convert::Imported, Status> {
+/// The puzzle and rules of a request whose rules hold an f-puzzles link
+/// (its puzzle and every other rules field must be empty); `None` without one.
+pub(super) fn imported(
+    puzzle: &str,
+    rules: Option<&pb::Rules>,
+) -> Result<Option<convert::Imported>, Status> {
+    match rules {
+        Some(rules) if !rules.fpuzzles.is_empty() => import(puzzle, rules).map(Some),
+        _ => Ok(None),
+    }
+}
+
+fn import(puzzle: &str, rules: &pb::Rules) -> Result<convert::Imported, Status> {
     if !puzzle.trim().is_empty() {
         return Err(rules_status(
             "puzzle",
