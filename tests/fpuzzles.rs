@@ -136,6 +136,17 @@ fn lines(name: &str, count: usize) -> Vec<Value> {
         .collect()
 }
 
+/// The digits of an answer link's board, row-major, as the solution is
+/// written (the link read back by the `lz-str` crate).
+fn filled_in(link: &str) -> String {
+    let payload = link.split_once("load=").expect("an f-puzzles link").1;
+    let units = lz_str::decompress_from_base64(payload).expect("LZ-string base64");
+    let board: Value = serde_json::from_str(&String::from_utf16(&units).unwrap()).unwrap();
+    let rows = board["grid"].as_array().unwrap();
+    let cells = rows.iter().flat_map(|row| row.as_array().unwrap().iter());
+    cells.map(|cell| cell["value"].to_string()).collect()
+}
+
 fn by_link(link: String) -> pb::Rules {
     pb::Rules {
         fpuzzles: link,
@@ -164,8 +175,24 @@ async fn links_solve_through_solve_and_solve_steps_as_their_rules_do() {
                 line["solution"].as_str().unwrap(),
                 "{name}"
             );
+            assert_eq!(filled_in(&answer.fpuzzles), answer.solution, "{name}");
         }
     }
+    // Without a link, no answer link.
+    let line = &lines("x", 1)[0];
+    let plain = client
+        .solve(pb::SolveRequest {
+            puzzle: line["puzzle"].as_str().unwrap().to_owned(),
+            rules: Some(pb::Rules {
+                diagonal: true,
+                ..pb::Rules::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(plain.fpuzzles.is_empty() && !plain.solution.is_empty());
     let line = &lines("killer", 1)[0];
     let mut stream = client
         .solve_steps(pb::SolveStepsRequest {

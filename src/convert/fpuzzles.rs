@@ -69,6 +69,34 @@ pub struct Imported {
     pub board: Value,
 }
 
+/// Where answer links open.
+const ANSWER_SITE: &str = "https://www.f-puzzles.com/?load=";
+
+/// The f-puzzles link of `board` (as read from a link) with `cells` (a digit
+/// a cell, row-major) filled into the cells it does not give.
+pub fn answer_link(board: &Value, cells: &[u8]) -> String {
+    let mut board = board.clone();
+    if let Some(rows) = board.get_mut("grid").and_then(Value::as_array_mut) {
+        let size = rows.len();
+        for (row, line) in rows.iter_mut().enumerate() {
+            let Some(line) = line.as_array_mut() else {
+                continue;
+            };
+            for (col, cell) in line.iter_mut().enumerate() {
+                let digit = cells.get(row * size + col).copied().unwrap_or(0);
+                let given = cell.get("given").and_then(Value::as_bool) == Some(true);
+                if let (Some(keys), false, 1..) = (cell.as_object_mut(), given, digit) {
+                    keys.insert("value".to_owned(), Value::from(digit));
+                }
+            }
+        }
+    }
+    format!(
+        "{ANSWER_SITE}{}",
+        lz_str::compress_to_base64(board.to_string().as_str())
+    )
+}
+
 /// Reads `link`: an f-puzzles (or SudokuPad) address with `load=`, or the
 /// payload alone.
 pub fn read_fpuzzles(link: &str) -> Result<Imported, FpuzzlesError> {

@@ -13,7 +13,7 @@ mod fpuzzles_tests;
 mod lzstring;
 mod rules;
 
-pub use fpuzzles::{FpuzzlesError, Imported, MAX_BOARD_UNITS, read_fpuzzles};
+pub use fpuzzles::{FpuzzlesError, Imported, MAX_BOARD_UNITS, answer_link, read_fpuzzles};
 pub use lzstring::{LzError, decompress_base64};
 pub use rules::{rules_from_pb, variant_from_pb};
 
@@ -175,6 +175,7 @@ pub fn solve_response(
             Mode::CountTwo | Mode::Enumerate(_) => report.solution_count,
             Mode::First => 0,
         },
+        fpuzzles: String::new(),
     }
 }
 

@@ -38,6 +38,8 @@ pub(super) struct Puzzle {
     form: Form,
     /// The request's rules, to be given back with the shape filled in.
     rules: Option<pb::Rules>,
+    /// The board of the request's f-puzzles link, to give answers back as one.
+    board: Option<Arc<serde_json::Value>>,
 }
 
 impl Puzzle {
@@ -55,6 +57,7 @@ impl Puzzle {
                 notation: None,
                 form: Form::Symbols,
                 rules: None,
+                board: None,
             });
         };
         if text.trim().is_empty() {
@@ -64,23 +67,7 @@ impl Puzzle {
         }
         let notation = read.notation;
         let (givens, form) = match read.layout {
-            Some(layout) => {
-                let (cells, form) = notation
-                    .read_cells(text)
-                    .map_err(|error| puzzle_status(&error))?;
-                if let Some((first, second)) = layout.first_clash(&cells) {
-                    let side = layout.size();
-                    let digit = cells[first];
-                    let error = PuzzleError::Clash {
-                        first,
-                        second,
-                        side,
-                        digit,
-                    };
-                    return Err(puzzle_status(&error));
-                }
-                (Givens::Constrained(cells, layout), form)
-            }
+            Some(layout) => read_variant(&notation, text, layout)?,
             None => {
                 let (grid, form) = notation.read(text).map_err(|error| puzzle_status(&error))?;
                 match grid.to_board() {
@@ -101,6 +88,7 @@ impl Puzzle {
             notation: Some(notation),
             form,
             rules,
+            board: imported.map(|imported| Arc::new(imported.board)),
         })
     }
 
@@ -217,11 +205,44 @@ impl Puzzle {
             .unwrap_or_default()
     }
 
+    /// The f-puzzles link of a report's solution when the puzzle came as a
+    /// link (empty otherwise, or without a solution).
+    pub(super) fn answer_link(&self, report: &Report) -> String {
+        match (&self.board, report.cells()) {
+            (Some(board), Some(cells)) => convert::answer_link(board, cells),
+            _ => String::new(),
+        }
+    }
+
     /// The request's rules with the shape and symbols filled in; `None` for a
     /// request without rules.
     pub(super) fn rules(&self) -> Option<pb::Rules> {
         self.rules.clone()
     }
+}
+
+/// The givens of a variant's puzzle `text` in `notation`, and its form;
+/// givens that clash under the layout's rules are refused naming both.
+fn read_variant(
+    notation: &Notation,
+    text: &str,
+    layout: Arc<Layout>,
+) -> Result<(Givens, Form), Status> {
+    let (cells, form) = notation
+        .read_cells(text)
+        .map_err(|error| puzzle_status(&error))?;
+    if let Some((first, second)) = layout.first_clash(&cells) {
+        let side = layout.size();
+        let digit = cells[first];
+        let error = PuzzleError::Clash {
+            first,
+            second,
+            side,
+            digit,
+        };
+        return Err(puzzle_status(&error));
+    }
+    Ok((Givens::Constrained(cells, layout), form))
 }
 
 /// `INVALID_ARGUMENT` for an `algorithm` that does not search the puzzle.

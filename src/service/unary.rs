@@ -186,9 +186,9 @@ impl SudokuSolver {
                 let metrics = &self.tracker.metrics;
                 metrics.solved(algorithm.name(), report.stats.elapsed);
                 let solution = puzzle.solution_text(&report);
-                Ok(Response::new(convert::solve_response(
-                    &report, algorithm, mode, solution,
-                )))
+                let mut response = convert::solve_response(&report, algorithm, mode, solution);
+                response.fpuzzles = puzzle.answer_link(&report);
+                Ok(Response::new(response))
             }
             Err(interrupted) => {
                 if matches!(interrupted, Interrupted::StepLimit { .. }) {
