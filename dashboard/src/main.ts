@@ -35,6 +35,9 @@ const ALGORITHMS: ReadonlyArray<[Algorithm, string]> = [
   [Algorithm.BACKTRACKING, "plain backtracking"],
 ];
 
+/** The engines that search the classic 9x9 only (a link may hold variant rules). */
+const ROW_MAJOR: ReadonlyArray<Algorithm> = [Algorithm.BITBOARD, Algorithm.SINGLES, Algorithm.BACKTRACKING];
+
 const REASON_CLASS: Record<Reason, string> = {
   [Reason.UNSPECIFIED]: "r-other",
   [Reason.GUESS]: "r-guess",
@@ -155,7 +158,13 @@ class Panel {
    * last step shown, so the animation goes on where it was.
    */
   async run(puzzle: string, algorithm: Algorithm, intervalMs: number, maxSteps: bigint): Promise<void> {
-    const rules = this.shape.rules();
+    // A pasted f-puzzles link carries its puzzle and rules: the grid is the
+    // one the server reads from it (set when the stream starts).
+    const link = isLink(puzzle);
+    const rules = link ? { fpuzzles: puzzle } : this.shape.rules();
+    if (link) puzzle = "";
+    // The row-major engines take no variant rules: the server picks for a link.
+    if (link && ROW_MAJOR.includes(algorithm)) algorithm = Algorithm.UNSPECIFIED;
     this.abort?.abort();
     const abort = new AbortController();
     this.abort = abort;
@@ -211,7 +220,7 @@ class Panel {
       stepIntervalMs: number;
       maxSteps: bigint;
       maxBatch: number;
-      rules?: { boxRows: number; boxCols: number };
+      rules?: { boxRows: number; boxCols: number } | { fpuzzles: string };
     },
     followed: { seq: bigint; engineVersion: string; algorithm: Algorithm },
     signal: AbortSignal,
@@ -233,6 +242,7 @@ class Panel {
       if (event.case === "started" && !followed.engineVersion) {
         followed.engineVersion = event.value.engineVersion;
         followed.algorithm = event.value.algorithm;
+        if (request.rules && "fpuzzles" in request.rules) this.adopt(event.value.puzzle, event.value.rules);
       } else if (event.case === "steps") {
         for (const step of event.value.steps) {
           if (step.seq !== followed.seq + 1n) {
@@ -249,6 +259,16 @@ class Panel {
 
   stop(): void {
     this.abort?.abort();
+  }
+
+  /** Shows the grid and givens the server read from a link. */
+  private adopt(puzzle: string, rules: { boxRows: number; boxCols: number } | undefined): void {
+    const shape = rules ? new Shape(rules.boxRows, rules.boxCols) : Shape.CLASSIC;
+    const read = shape.parse(puzzle);
+    const title = (this.root.querySelector(".title") as HTMLElement).textContent ?? "";
+    this.reset("cells" in read ? read.cells : new Uint8Array(shape.cells), title, shape);
+    this.root.dataset.state = "running";
+    this.setStatus("solving…", false);
   }
 
   private apply(step: Step): void {
@@ -471,7 +491,7 @@ function main(): void {
     inputError.textContent = "";
     const checked = shape.parse(puzzle.value);
     // The server checks too (and says where a conflict is); this catches typos early.
-    if ("error" in checked) inputError.textContent = checked.error;
+    if ("error" in checked && !isLink(puzzle.value)) inputError.textContent = checked.error;
     const perSecond = Number(pace.value);
     const interval = perSecond > 0 ? Math.max(1, Math.round(1000 / perSecond)) : 0;
     const maxSteps = BigInt(Math.max(0, Math.floor(Number(limit.value) || 0)));
@@ -543,3 +563,9 @@ function main(): void {
 }
 
 main();
+
+/** True for an f-puzzles or SudokuPad link (or its `load=` payload) pasted as the puzzle. */
+function isLink(text: string): boolean {
+  const trimmed = text.trim();
+  return /^https?:\/\//i.test(trimmed) || /load=/.test(trimmed) || /^N4Ig/.test(trimmed);
+}

@@ -9,7 +9,7 @@
 // puzzle and checks the error text, and saves screenshots.
 
 import { spawn, execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { test } from "node:test";
@@ -157,6 +157,24 @@ test("the dashboard solves a hard puzzle and shows the server's statistics", asy
   assert.ok(Number(await reported.getAttribute("data-guesses")) > 0, "a hard puzzle needs guesses");
   assert.equal(await panel.locator(".status").textContent(), "solved");
   await page.screenshot({ path: `${screenshots}/dashboard-solved.png`, fullPage: true });
+});
+
+test("a pasted f-puzzles link is solved on the grid the server reads from it", async () => {
+  // The X-sudoku link of the API page's call.
+  const api = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");
+  const link = api.match(/"fpuzzles":"(https:[^"]+)"/)[1];
+  await page.goto(`http://${server.address}/`);
+  await page.fill("#puzzle", link);
+  await page.selectOption("#pace", "0");
+  await page.click("#start");
+  const panel = page.locator('[data-panel="a"]');
+  await panel.locator('[data-field="server"][data-placements]').waitFor({ timeout: 60_000 });
+  assert.equal(await panel.getAttribute("data-state"), "solved", await panel.locator(".status").textContent());
+  const grid = (await panel.locator(".cell").allTextContents()).join("");
+  const expected = execFileSync(binary, ["solve", "--fpuzzles", link]).toString().trim();
+  assert.equal(grid, expected);
+  assert.equal(await page.locator("#input-error").textContent(), "");
+  assert.deepEqual(pageErrors, []);
 });
 
 test("a race runs two algorithms side by side", async () => {
