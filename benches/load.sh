@@ -9,10 +9,18 @@
 #   bash benches/load.sh [ROUNDS] [SECONDS]     # default: 3 rounds of 3 s per run
 # BIN=PATH measures that sudokud binary instead of building this tree (an A/B
 # against a base build, e.g. the one benches/instructions.sh leaves in target/ab).
+#
+# Exits 1 (after every table) when at any concurrency the median Solve / bare
+# ratio falls under MIN_RATIO (0.85) or Solve's p99 passes MAX_P99 (2.0) times
+# the bare server's: run it before resolving any change to the call path. A
+# bench, not a CI test: this shared machine is too noisy to gate landings on it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
 seconds=${2:-3}
+min_ratio=${MIN_RATIO:-0.85}
+max_p99=${MAX_P99:-2.0}
+short=()
 shared=${SHARED:-../shared}
 [ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud
 CARGO_TARGET_DIR=target/grpc-baseline cargo build --quiet --release \
@@ -56,6 +64,12 @@ for concurrency in 1 16 64; do
   op=$(printf '%s\n' "${ours_p99[@]}" | median)
   awk -v c="$concurrency" -v b="$b" -v o="$o" -v bp="$bp" -v op="$op" \
     'BEGIN { printf "| %d | %d | %d | %.2f | %d | %d | %.2f |\n", c, b, o, o / b, bp, op, op / bp }'
+  if awk -v b="$b" -v o="$o" -v m="$min_ratio" 'BEGIN { exit !(b <= 0 || o / b < m) }'; then
+    short+=("Solve / bare under $min_ratio at concurrency $concurrency")
+  fi
+  if awk -v bp="$bp" -v op="$op" -v m="$max_p99" 'BEGIN { exit !(bp <= 0 || op / bp > m) }'; then
+    short+=("Solve's p99 over $max_p99 times the bare server's at concurrency $concurrency")
+  fi
 done
 
 echo
@@ -75,3 +89,8 @@ echo "|---|---:|"
 echo "| bare tonic stream (6-field events) | $b |"
 echo "| one SolveSteps client (7-field steps) | $s |"
 awk -v s="$s" -v b="$b" 'BEGIN { printf "| SolveSteps / bare | %.2f |\n", s / b }'
+
+if [ ${#short[@]} -gt 0 ]; then
+  printf 'short of the bar: %s\n' "${short[@]}" >&2
+  exit 1
+fi
