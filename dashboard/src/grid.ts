@@ -7,10 +7,26 @@
 /** The default symbols, cut to N, as the server's `rules.symbols` default. */
 const SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
+/** The variant rules a grid is drawn with (the fields of the API's `Rules`). */
+export interface Drawn {
+  regions?: string;
+  diagonal?: boolean;
+  windoku?: boolean;
+  extraRegions?: ReadonlyArray<{ cells: ReadonlyArray<number> }>;
+  cages?: ReadonlyArray<{ cells: ReadonlyArray<number>; sum: number }>;
+  thermometers?: ReadonlyArray<{ cells: ReadonlyArray<number> }>;
+}
+
 export class Shape {
   readonly n: number;
   readonly cells: number;
   private peerCache: number[][] | null = null;
+  /** Each cell's region label when regions replace the boxes. */
+  private regions: string[] | null = null;
+  /** Each cell's picture classes (cage edges, diagonals, windows, thermometers). */
+  private pictures: string[][] | null = null;
+  /** The sum shown in a cage's first cell. */
+  readonly sums = new Map<number, number>();
 
   constructor(
     readonly boxRows: number,
@@ -70,13 +86,67 @@ export class Shape {
     return all.map((digit) => (digit ? SYMBOLS[digit - 1] : ".")).join("");
   }
 
-  /** The border classes of cell `i`: a thick line after each box. */
+  /**
+   * This grid drawn with a variant's rules: jigsaw regions in place of the
+   * boxes, cage outlines and sums, shaded diagonals, windows, extra regions
+   * and thermometers (a darker bulb).
+   */
+  drawn(rules: Drawn): Shape {
+    const shape = new Shape(this.boxRows, this.boxCols);
+    const n = this.n;
+    const text = (rules.regions ?? "").trim();
+    if (text) {
+      const labels = text.includes(",") ? text.split(",").map((label) => label.trim()) : Array.from(text.replace(/\s/g, ""));
+      if (labels.length === shape.cells) shape.regions = labels;
+    }
+    const pictures: string[][] = Array.from({ length: shape.cells }, () => []);
+    const mark = (cells: Iterable<number>, name: string) => {
+      for (const cell of cells) if (cell < shape.cells) pictures[cell].push(name);
+    };
+    if (rules.diagonal) mark(Array.from({ length: n }, (_, k) => [k * n + k, k * n + n - 1 - k]).flat(), "diag");
+    if (rules.windoku && n === 9) {
+      for (const [top, left] of [[1, 1], [1, 5], [5, 1], [5, 5]]) {
+        mark(Array.from({ length: 9 }, (_, k) => (top + Math.floor(k / 3)) * 9 + left + (k % 3)), "extra");
+      }
+    }
+    for (const region of rules.extraRegions ?? []) mark(region.cells, "extra");
+    for (const line of rules.thermometers ?? []) {
+      mark(line.cells, "thermo");
+      mark(line.cells.slice(0, 1), "bulb");
+    }
+    for (const cage of rules.cages ?? []) {
+      const inside = new Set(cage.cells);
+      for (const cell of cage.cells) {
+        const [row, col] = [Math.floor(cell / n), cell % n];
+        const edges = [
+          ["cage-t", row === 0 || !inside.has(cell - n)],
+          ["cage-b", row === n - 1 || !inside.has(cell + n)],
+          ["cage-l", col === 0 || !inside.has(cell - 1)],
+          ["cage-r", col === n - 1 || !inside.has(cell + 1)],
+        ] as const;
+        mark([cell], "cage");
+        for (const [name, edge] of edges) if (edge) mark([cell], name);
+      }
+      if (cage.sum && cage.cells.length) shape.sums.set(Math.min(...cage.cells), cage.sum);
+    }
+    shape.pictures = pictures;
+    return shape;
+  }
+
+  /** The border and picture classes of cell `i`: a thick line after each box (or region). */
   borders(i: number): string[] {
     const row = Math.floor(i / this.n);
     const col = i % this.n;
     const found: string[] = [];
-    if ((col + 1) % this.boxCols === 0 && col !== this.n - 1) found.push("box-right");
-    if ((row + 1) % this.boxRows === 0 && row !== this.n - 1) found.push("box-bottom");
+    const regions = this.regions;
+    if (regions) {
+      if (col !== this.n - 1 && regions[i] !== regions[i + 1]) found.push("box-right");
+      if (row !== this.n - 1 && regions[i] !== regions[i + this.n]) found.push("box-bottom");
+    } else {
+      if ((col + 1) % this.boxCols === 0 && col !== this.n - 1) found.push("box-right");
+      if ((row + 1) % this.boxRows === 0 && row !== this.n - 1) found.push("box-bottom");
+    }
+    if (this.pictures) found.push(...this.pictures[i]);
     return found;
   }
 
@@ -116,6 +186,8 @@ export class Shape {
       const cell = document.createElement("div");
       cell.className = "cell";
       cell.dataset.cell = String(i);
+      const sum = this.sums.get(i);
+      if (sum) cell.dataset.sum = String(sum);
       return cell;
     });
     board.replaceChildren(...cells);

@@ -5,7 +5,7 @@
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { ExplainPanel } from "./explain";
-import { SHAPES, Shape } from "./grid";
+import { type Drawn, SHAPES, Shape } from "./grid";
 import {
   Algorithm,
   Outcome,
@@ -242,7 +242,9 @@ class Panel {
       if (event.case === "started" && !followed.engineVersion) {
         followed.engineVersion = event.value.engineVersion;
         followed.algorithm = event.value.algorithm;
-        if (request.rules && "fpuzzles" in request.rules) this.adopt(event.value.puzzle, event.value.rules);
+        if (request.rules && "fpuzzles" in request.rules) {
+          this.adopt(event.value.puzzle, event.value.rules, event.value.algorithm);
+        }
       } else if (event.case === "steps") {
         for (const step of event.value.steps) {
           if (step.seq !== followed.seq + 1n) {
@@ -262,10 +264,15 @@ class Panel {
   }
 
   /** Shows the grid and givens the server read from a link. */
-  private adopt(puzzle: string, rules: { boxRows: number; boxCols: number } | undefined): void {
-    const shape = rules ? new Shape(rules.boxRows, rules.boxCols) : Shape.CLASSIC;
+  private adopt(
+    puzzle: string,
+    rules: ({ boxRows: number; boxCols: number } & Drawn) | undefined,
+    algorithm: Algorithm,
+  ): void {
+    const shape = rules ? new Shape(rules.boxRows, rules.boxCols).drawn(rules) : Shape.CLASSIC;
     const read = shape.parse(puzzle);
-    const title = (this.root.querySelector(".title") as HTMLElement).textContent ?? "";
+    // The server may have chosen the engine (the row-major ones take no variants).
+    const title = ALGORITHMS.find(([value]) => value === algorithm)?.[1] ?? "";
     this.reset("cells" in read ? read.cells : new Uint8Array(shape.cells), title, shape);
     this.root.dataset.state = "running";
     this.setStatus("solving…", false);

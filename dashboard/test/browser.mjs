@@ -15,6 +15,7 @@ import { resolve } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
+import LZString from "lz-string";
 
 function option(name, fallback) {
   const at = process.argv.indexOf(name);
@@ -176,6 +177,62 @@ test("a pasted f-puzzles link is solved on the grid the server reads from it", a
   assert.equal(await page.locator("#input-error").textContent(), "");
   assert.deepEqual(pageErrors, []);
 });
+
+/** The f-puzzles link of a line of benches/variants/data (9x9), written here as f-puzzles saves boards. */
+function variantLink(set) {
+  const text = readFileSync(new URL(`../../benches/variants/data/${set}.jsonl`, import.meta.url), "utf8");
+  const line = JSON.parse(text.split("\n")[0]);
+  const rules = line.rules;
+  const rc = (cell) => `R${Math.floor(cell / 9) + 1}C${(cell % 9) + 1}`;
+  const labels = rules.regions ? Array.from(rules.regions) : null;
+  const grid = Array.from({ length: 9 }, (_, row) =>
+    Array.from({ length: 9 }, (_, col) => {
+      const i = row * 9 + col;
+      const cell = line.puzzle[i] === "." ? {} : { value: Number(line.puzzle[i]), given: true };
+      if (labels) cell.region = [...new Set(labels)].indexOf(labels[i]);
+      return cell;
+    }),
+  );
+  const board = { size: 9, grid };
+  if (rules.cages) board.killercage = rules.cages.map((cage) => ({ cells: cage.cells.map(rc), value: String(cage.sum ?? "") }));
+  if (rules.antiKnight) board.antiknight = true;
+  const payload = LZString.compressToBase64(JSON.stringify(board));
+  return { link: `https://www.f-puzzles.com/?load=${payload}`, line };
+}
+
+for (const set of ["killer", "jigsaw+antiknight"]) {
+  test(`a pasted ${set} link is drawn with its rules and solved`, async () => {
+    const { link, line } = variantLink(set);
+    await page.goto(`http://${server.address}/`);
+    await page.fill("#puzzle", link);
+    await page.selectOption("#pace", "0");
+    await page.click("#start");
+    const panel = page.locator('[data-panel="a"]');
+    await panel.locator('[data-field="server"][data-placements]').waitFor({ timeout: 60_000 });
+    assert.equal(await panel.getAttribute("data-state"), "solved", await panel.locator(".status").textContent());
+    assert.equal((await panel.locator(".cell").allTextContents()).join(""), line.solution);
+    // The title names the engine the server ran, not the bitboard asked for.
+    assert.match(await panel.locator(".title").textContent(), /^wide/);
+    const cells = panel.locator(".cell");
+    if (line.rules.cages) {
+      const caged = line.rules.cages.reduce((total, cage) => total + cage.cells.length, 0);
+      assert.equal(await panel.locator(".cell.cage").count(), caged);
+      const sums = line.rules.cages.filter((cage) => cage.sum).length;
+      assert.equal(await panel.locator(".cell[data-sum]").count(), sums);
+    }
+    if (line.rules.regions) {
+      // A thick line right of a cell exactly where the region changes.
+      const labels = Array.from(line.rules.regions);
+      const right = await cells.evaluateAll((all) => all.map((cell) => cell.classList.contains("box-right")));
+      for (let i = 0; i < 81; i++) {
+        const changes = i % 9 !== 8 && labels[i] !== labels[i + 1];
+        assert.equal(right[i], changes, `cell ${i}`);
+      }
+    }
+    await page.screenshot({ path: `${screenshots}/dashboard-${set.replace("+", "-")}.png`, fullPage: true });
+    assert.deepEqual(pageErrors, []);
+  });
+}
 
 test("a race runs two algorithms side by side", async () => {
   await page.goto(`http://${server.address}/`);
