@@ -92,6 +92,33 @@ async fn watch_prints_every_step_then_the_solution_and_statistics() {
 }
 
 #[tokio::test]
+async fn watch_takes_an_f_puzzles_link_and_the_server_picks_the_engine() {
+    // The X-sudoku link of the API page's call.
+    let api = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/api.md")).unwrap();
+    let start = api.find("https://www.f-puzzles.com/?load=").unwrap();
+    let link = api[start..].split('"').next().unwrap().to_owned();
+    let server = common::server::start().await;
+    let output = watch(vec![
+        "--addr".into(),
+        server.address.to_string(),
+        link.clone(),
+    ])
+    .await;
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("outcome: solved"), "{text}");
+    let solution = text
+        .lines()
+        .find_map(|line| line.strip_prefix("solution: "))
+        .unwrap();
+    let local = Command::new(env!("CARGO_BIN_EXE_sudokud"))
+        .args(["solve", "--fpuzzles", &link])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&local.stdout).trim(), solution);
+}
+
+#[tokio::test]
 async fn watch_reports_the_servers_error_and_fails() {
     let server = common::server::start().await;
     let output = watch(vec![

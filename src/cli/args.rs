@@ -151,7 +151,8 @@ pub(super) struct WatchArgs {
     #[command(flatten)]
     pub(super) grid: GridArgs,
     /// The puzzle (81 cells, `.` or `0` for empty; other sizes as --box reads
-    /// them), or `-` to read a line from stdin.
+    /// them), an f-puzzles or SudokuPad link (its puzzle and rules), or `-` to
+    /// read a line from stdin.
     pub(super) puzzle: String,
 }
 

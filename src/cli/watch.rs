@@ -21,16 +21,29 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
     let interval_ms = interval_ms(args.pace);
     let notation = args.grid.notation()?;
     let shape = args.grid.shape();
-    let algorithm = args.algorithm.engine_for(shape);
-    let request = crate::pb::SolveStepsRequest {
+    let algorithm = crate::convert::algorithm_to_pb(args.algorithm.engine_for(shape)).into();
+    let mut request = crate::pb::SolveStepsRequest {
         puzzle,
-        algorithm: crate::convert::algorithm_to_pb(algorithm).into(),
+        algorithm,
         max_steps: args.max_steps,
         max_batch: 0,
         step_interval_ms: interval_ms,
         rules: notation.as_ref().map(|_| args.grid.rules()),
         ..Default::default()
     };
+    if crate::convert::is_link(&request.puzzle) {
+        // An f-puzzles link: its puzzle and rules; the server picks the engine
+        // unless one is asked for (the row-major ones take no variants).
+        let link = std::mem::take(&mut request.puzzle);
+        request.rules = Some(crate::pb::Rules {
+            fpuzzles: link,
+            ..Default::default()
+        });
+        request.algorithm = args
+            .algorithm
+            .0
+            .map_or(0, |chosen| crate::convert::algorithm_to_pb(chosen).into());
+    }
     let target = args.connect.target(args.auth_token.clone())?;
     let view = match (io::stdout().is_terminal(), terminal_size()) {
         (false, _) => View::Lines,

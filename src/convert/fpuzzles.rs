@@ -69,6 +69,16 @@ pub struct Imported {
     pub board: Value,
 }
 
+/// True for text that is an f-puzzles or SudokuPad link or its payload (a
+/// web address, a `load=` part, or LZ-string of a JSON object), not a grid.
+pub fn is_link(text: &str) -> bool {
+    let text = text.trim();
+    text.starts_with("http://")
+        || text.starts_with("https://")
+        || text.contains("load=")
+        || text.starts_with("N4Ig")
+}
+
 /// Where answer links open.
 const ANSWER_SITE: &str = "https://www.f-puzzles.com/?load=";
 

@@ -13,7 +13,7 @@ mod fpuzzles_tests;
 mod lzstring;
 mod rules;
 
-pub use fpuzzles::{FpuzzlesError, Imported, MAX_BOARD_UNITS, answer_link, read_fpuzzles};
+pub use fpuzzles::{FpuzzlesError, Imported, MAX_BOARD_UNITS, answer_link, is_link, read_fpuzzles};
 pub use lzstring::{LzError, decompress_base64};
 pub use rules::{rules_from_pb, variant_from_pb};
 
