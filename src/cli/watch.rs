@@ -18,32 +18,8 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
     } else {
         args.puzzle.clone()
     };
-    let interval_ms = interval_ms(args.pace);
-    let notation = args.grid.notation()?;
     let shape = args.grid.shape();
-    let algorithm = crate::convert::algorithm_to_pb(args.algorithm.engine_for(shape)).into();
-    let mut request = crate::pb::SolveStepsRequest {
-        puzzle,
-        algorithm,
-        max_steps: args.max_steps,
-        max_batch: 0,
-        step_interval_ms: interval_ms,
-        rules: notation.as_ref().map(|_| args.grid.rules()),
-        ..Default::default()
-    };
-    if crate::convert::is_link(&request.puzzle) {
-        // An f-puzzles link: its puzzle and rules; the server picks the engine
-        // unless one is asked for (the row-major ones take no variants).
-        let link = std::mem::take(&mut request.puzzle);
-        request.rules = Some(crate::pb::Rules {
-            fpuzzles: link,
-            ..Default::default()
-        });
-        request.algorithm = args
-            .algorithm
-            .0
-            .map_or(0, |chosen| crate::convert::algorithm_to_pb(chosen).into());
-    }
+    let request = request_of(&args, puzzle)?;
     let target = args.connect.target(args.auth_token.clone())?;
     let view = match (io::stdout().is_terminal(), terminal_size()) {
         (false, _) => View::Lines,
@@ -73,4 +49,36 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
         .await
     })?;
     Ok(())
+}
+
+/// The stream to watch: `puzzle` on the grid of `--box`, or an f-puzzles
+/// link's puzzle and rules, with the engine the server picks unless one is
+/// asked for (the row-major ones take no variants).
+fn request_of(
+    args: &WatchArgs,
+    puzzle: String,
+) -> Result<crate::pb::SolveStepsRequest, Box<dyn std::error::Error + Send + Sync>> {
+    let notation = args.grid.notation()?;
+    let engine = args.algorithm.engine_for(args.grid.shape());
+    let mut request = crate::pb::SolveStepsRequest {
+        puzzle,
+        algorithm: crate::convert::algorithm_to_pb(engine).into(),
+        max_steps: args.max_steps,
+        max_batch: 0,
+        step_interval_ms: interval_ms(args.pace),
+        rules: notation.as_ref().map(|_| args.grid.rules()),
+        ..Default::default()
+    };
+    if crate::convert::is_link(&request.puzzle) {
+        let link = std::mem::take(&mut request.puzzle);
+        request.rules = Some(crate::pb::Rules {
+            fpuzzles: link,
+            ..Default::default()
+        });
+        request.algorithm = args
+            .algorithm
+            .0
+            .map_or(0, |chosen| crate::convert::algorithm_to_pb(chosen).into());
+    }
+    Ok(request)
 }
