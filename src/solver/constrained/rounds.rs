@@ -112,11 +112,7 @@ impl Constrained {
                     continue;
                 }
                 at.clear();
-                let mut rest = slots;
-                while rest != 0 {
-                    at.push(usize::from(cells[rest.trailing_zeros() as usize]));
-                    rest &= rest - 1;
-                }
+                at.extend(members(&[slots]).map(|slot| usize::from(cells[slot])));
                 changed |= self.seen_by_all(layout, &at, 1 << digit);
             }
             if changed || self.broken {
