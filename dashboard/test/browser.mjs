@@ -160,10 +160,8 @@ test("the dashboard solves a hard puzzle and shows the server's statistics", asy
   await page.screenshot({ path: `${screenshots}/dashboard-solved.png`, fullPage: true });
 });
 
-test("a pasted f-puzzles link is solved on the grid the server reads from it", async () => {
-  // The X-sudoku link of the API page's call.
-  const api = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");
-  const link = api.match(/"fpuzzles":"(https:[^"]+)"/)[1];
+/** Pastes `link` as the puzzle, solves it unthrottled and returns the panel, solved. */
+async function solveLink(link) {
   await page.goto(`http://${server.address}/`);
   await page.fill("#puzzle", link);
   await page.selectOption("#pace", "0");
@@ -171,6 +169,14 @@ test("a pasted f-puzzles link is solved on the grid the server reads from it", a
   const panel = page.locator('[data-panel="a"]');
   await panel.locator('[data-field="server"][data-placements]').waitFor({ timeout: 60_000 });
   assert.equal(await panel.getAttribute("data-state"), "solved", await panel.locator(".status").textContent());
+  return panel;
+}
+
+test("a pasted f-puzzles link is solved on the grid the server reads from it", async () => {
+  // The X-sudoku link of the API page's call.
+  const api = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");
+  const link = api.match(/"fpuzzles":"(https:[^"]+)"/)[1];
+  const panel = await solveLink(link);
   const grid = (await panel.locator(".cell").allTextContents()).join("");
   const expected = execFileSync(binary, ["solve", "--fpuzzles", link]).toString().trim();
   assert.equal(grid, expected);
@@ -203,13 +209,7 @@ function variantLink(set) {
 for (const set of ["killer", "jigsaw+antiknight"]) {
   test(`a pasted ${set} link is drawn with its rules and solved`, async () => {
     const { link, line } = variantLink(set);
-    await page.goto(`http://${server.address}/`);
-    await page.fill("#puzzle", link);
-    await page.selectOption("#pace", "0");
-    await page.click("#start");
-    const panel = page.locator('[data-panel="a"]');
-    await panel.locator('[data-field="server"][data-placements]').waitFor({ timeout: 60_000 });
-    assert.equal(await panel.getAttribute("data-state"), "solved", await panel.locator(".status").textContent());
+    const panel = await solveLink(link);
     assert.equal((await panel.locator(".cell").allTextContents()).join(""), line.solution);
     // The title names the engine the server ran, not the bitboard asked for.
     assert.match(await panel.locator(".title").textContent(), /^wide/);

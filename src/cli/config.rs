@@ -128,12 +128,7 @@ impl SolveArgs {
         };
         crate::convert::read_fpuzzles(link)
             .map(Some)
-            .map_err(|error| match error {
-                crate::convert::FpuzzlesError::Invalid(error) => format!("--fpuzzles: {error}"),
-                crate::convert::FpuzzlesError::TooLarge(message) => {
-                    format!("--fpuzzles: {message}")
-                }
-            })
+            .map_err(|error| format!("--fpuzzles: {error}"))
     }
 
     /// The puzzle lines: the `--fpuzzles` link's puzzle, or the file's (stdin's).

@@ -52,6 +52,15 @@ pub enum FpuzzlesError {
     TooLarge(String),
 }
 
+impl std::fmt::Display for FpuzzlesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FpuzzlesError::Invalid(error) => write!(f, "{error}"),
+            FpuzzlesError::TooLarge(message) => f.write_str(message),
+        }
+    }
+}
+
 fn invalid(field: impl Into<String>, description: impl Into<String>) -> FpuzzlesError {
     FpuzzlesError::Invalid(RuleError {
         field: field.into(),
