@@ -8,125 +8,11 @@
 
 mod common;
 
-use std::path::Path;
-
 use prost::Message;
 use sudokud::pb::{self, Rules};
 use tonic::Code;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-/// One puzzle of a variant set.
-struct Item {
-    puzzle: String,
-    rules: Rules,
-    json_rules: serde_json::Value,
-}
-
-/// The rules of a JSON line, read as the proto3 JSON form of `Rules`.
-fn rules_from(value: &serde_json::Value) -> Rules {
-    let pool = prost_reflect::DescriptorPool::decode(pb::FILE_DESCRIPTOR_SET).unwrap();
-    let message = pool.get_message_by_name("sudoku.v1.Rules").unwrap();
-    prost_reflect::DynamicMessage::deserialize(message, value)
-        .unwrap()
-        .transcode_to()
-        .unwrap()
-}
-
-/// The first `count` puzzles of a set.
-fn set(name: &str, count: usize) -> Vec<Item> {
-    let path = Path::new(ROOT).join(format!("benches/variants/data/{name}.jsonl"));
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .take(count)
-        .map(|line| {
-            let value: serde_json::Value = serde_json::from_str(line).unwrap();
-            Item {
-                puzzle: value["puzzle"].as_str().unwrap().to_owned(),
-                rules: rules_from(&value["rules"]),
-                json_rules: value["rules"].clone(),
-            }
-        })
-        .collect()
-}
-
-fn digits(text: &str) -> Vec<u8> {
-    text.chars()
-        .filter(|c| !c.is_whitespace())
-        .map(|c| c.to_digit(10).map_or(0, |d| d as u8))
-        .collect()
-}
-
-/// True when `cells` (a full grid, N <= 9) keeps `givens` and every rule,
-/// checked from the rules' definitions cell pair by cell pair.
-fn obeys(rules: &Rules, givens: &[u8], cells: &[u8]) -> bool {
-    let n = (cells.len() as f64).sqrt() as usize;
-    let (rows, cols) = match (rules.box_rows as usize, rules.box_cols as usize) {
-        (0, 0) => (3, 3),
-        shape => shape,
-    };
-    let labels: Vec<char> = rules
-        .regions
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect();
-    let area = |c: usize| match labels.get(c) {
-        Some(&label) => label as usize,
-        None => (c / n / rows) * 100 + (c % n) / cols,
-    };
-    let diagonal = |c: usize| rules.diagonal && (c / n == c % n || c / n + c % n == n - 1);
-    let window = |c: usize| {
-        let (r, k) = (c / n, c % n);
-        rules.windoku && (1..4).contains(&(r % 4)) && (1..4).contains(&(k % 4)) && r < 8 && k < 8
-    };
-    let in_list =
-        |list: &[u32], a: usize, b: usize| list.contains(&(a as u32)) && list.contains(&(b as u32));
-    for a in 0..n * n {
-        if givens[a] != 0 && givens[a] != cells[a] || !(1..=n as u8).contains(&cells[a]) {
-            return false;
-        }
-        for b in a + 1..n * n {
-            let (dr, dc) = ((a / n).abs_diff(b / n), (a % n).abs_diff(b % n));
-            let same_diagonal = diagonal(a) && diagonal(b) && (dr == dc) && {
-                let main = |c: usize| c / n == c % n;
-                main(a) == main(b) || (a / n + a % n == n - 1 && b / n + b % n == n - 1)
-            };
-            let same_window = window(a) && window(b) && dr < 3 && dc < 3 && {
-                (a / n) / 4 == (b / n) / 4 && (a % n) / 4 == (b % n) / 4
-            };
-            let grouped = dr == 0
-                || dc == 0
-                || area(a) == area(b)
-                || same_diagonal
-                || same_window
-                || rules.extra_regions.iter().any(|r| in_list(&r.cells, a, b))
-                || rules.cages.iter().any(|cage| in_list(&cage.cells, a, b))
-                || rules.anti_knight && (dr, dc) == (1, 2)
-                || rules.anti_knight && (dr, dc) == (2, 1)
-                || rules.anti_king && dr <= 1 && dc <= 1;
-            if grouped && cells[a] == cells[b] {
-                return false;
-            }
-            if rules.non_consecutive && dr + dc == 1 && cells[a].abs_diff(cells[b]) == 1 {
-                return false;
-            }
-        }
-    }
-    let sums = rules.cages.iter().filter(|cage| cage.sum != 0).all(|cage| {
-        cage.cells
-            .iter()
-            .map(|&c| u32::from(cells[c as usize]))
-            .sum::<u32>()
-            == cage.sum
-    });
-    let rising = rules.thermometers.iter().all(|line| {
-        line.cells
-            .windows(2)
-            .all(|pair| cells[pair[0] as usize] < cells[pair[1] as usize])
-    });
-    sums && rising
-}
+use common::variant::{digits, obeys, set};
 
 const SETS: [&str; 13] = [
     "killer",
@@ -537,14 +423,6 @@ async fn calls_without_variants_yet_refuse_them_unimplemented() {
         .await
         .unwrap_err();
     assert_eq!(hint.code(), Code::Unimplemented);
-    let generate = client
-        .generate(pb::GenerateRequest {
-            rules: rules.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap_err();
-    assert_eq!(generate.code(), Code::Unimplemented);
     let explain = client
         .explain(pb::ExplainRequest {
             puzzle: item.puzzle,

@@ -126,6 +126,19 @@ pub(super) struct GenerateArgs {
     /// (with --box; default: 123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ cut to the size).
     #[arg(long, requires = "box_shape")]
     pub(super) symbols: Option<String>,
+    /// Variant rules every puzzle keeps, a JSON file in the proto3 JSON form of
+    /// `sudoku.v1.Rules` (as `solve --rules`: `{"diagonal": true}`); instead of
+    /// --box and --symbols. Variant puzzles come as one JSON line each:
+    /// `{"seed", "puzzle", "solution", "rules"}`, unrated.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["box_shape", "symbols"])]
+    pub(super) rules: Option<PathBuf>,
+    /// Draw random jigsaw regions for each puzzle (a variant puzzle).
+    #[arg(long)]
+    pub(super) random_regions: bool,
+    /// Draw random killer cages with their sums for each puzzle (a variant
+    /// puzzle; its givens are then taken away down to minimal, often none).
+    #[arg(long)]
+    pub(super) random_cages: bool,
 }
 
 #[derive(Debug, Args)]

@@ -9,6 +9,7 @@ use super::args::{
     AlgorithmArg, ConnectArgs, GenerateArgs, GridArgs, RpcArg, ServeArgs, SolveArgs, TlsArgs,
 };
 use crate::client::{ClientTls, Target};
+use crate::generate::VariantRules;
 use crate::logic::{BadRange, RatingRange};
 use crate::server::{Admission, Tls, Transport};
 use crate::service::Limits;
@@ -290,6 +291,41 @@ impl GenerateArgs {
             ),
         })
     }
+}
+
+impl GenerateArgs {
+    /// The rules of `--rules` (absent: 9x9) and what variant puzzles are made
+    /// under; `None` for classic puzzles (no --rules, no random shapes).
+    pub(super) fn variant(
+        &self,
+    ) -> Result<Option<(crate::pb::Rules, crate::board::Notation, VariantRules)>, String> {
+        if self.rules.is_none() && !self.random_regions && !self.random_cages {
+            return Ok(None);
+        }
+        let rules = self.rules.as_deref().map(read_rules).transpose()?;
+        let rules = rules.unwrap_or_default();
+        let (notation, made_under) = crate::convert::variant_rules_from_pb(
+            Some(&rules),
+            self.random_regions,
+            self.random_cages,
+        )
+        .map_err(|error| format!("--rules: {error}"))?;
+        Ok(Some((rules, notation, made_under)))
+    }
+}
+
+/// The proto3 JSON form of a `sudoku.v1.Rules` message (as `--rules` reads it).
+pub(super) fn rules_json(rules: &crate::pb::Rules) -> Result<serde_json::Value, String> {
+    let pool = prost_reflect::DescriptorPool::decode(crate::pb::FILE_DESCRIPTOR_SET)
+        .map_err(|error| error.to_string())?;
+    let message = pool
+        .get_message_by_name("sudoku.v1.Rules")
+        .ok_or("the API has no sudoku.v1.Rules")?;
+    let mut dynamic = prost_reflect::DynamicMessage::new(message);
+    dynamic
+        .transcode_from(rules)
+        .map_err(|error| error.to_string())?;
+    serde_json::to_value(&dynamic).map_err(|error| error.to_string())
 }
 
 /// A `sudoku.v1.Rules` message from its proto3 JSON form in a file.

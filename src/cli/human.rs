@@ -5,12 +5,13 @@
 use std::io::Write;
 
 use super::args::{ExplainArgs, GenerateArgs, HintArgs, RateArgs};
+use super::config::rules_json;
 use super::lines::{print_all, read_input, solve_all, threads};
 use super::runtime::CliResult;
 use crate::board::{
     Board, CellAt, Form, Grid, Notation, Shape, puzzle_lines, read_cells, write_cells,
 };
-use crate::generate::{Generator, MAX_ATTEMPTS, attempts_for};
+use crate::generate::{Generator, MAX_ATTEMPTS, Unmade, VariantRules, attempts_for};
 use crate::logic::{self, Explanation, Next};
 use crate::solver::{self, Control, Uniqueness};
 
@@ -141,6 +142,9 @@ fn hint_input(args: HintArgs) -> Result<(String, Option<String>), String> {
 }
 
 pub(super) fn generate(args: GenerateArgs) -> CliResult {
+    if let Some(variant) = args.variant()? {
+        return generate_variant(&args, variant);
+    }
     if let Some(shape) = args.box_shape.filter(|shape| !shape.is_classic()) {
         return generate_sized(args, shape);
     }
@@ -221,6 +225,49 @@ fn generate_sized(args: GenerateArgs, shape: Shape) -> CliResult {
             out,
             "error: no puzzle of {shape} rated in range after {cap} attempts (seed {seed})"
         );
+    })
+}
+
+/// `sudokud generate --rules` (or `--random-regions`, `--random-cages`):
+/// unique variant puzzles, minimal unless asked otherwise, unrated, one JSON
+/// line each with the full rules it was made under.
+fn generate_variant(
+    args: &GenerateArgs,
+    (rules, notation, made_under): (crate::pb::Rules, Notation, VariantRules),
+) -> CliResult {
+    if args.level.is_some() || args.min_rating.is_some() || args.max_rating.is_some() || args.rated
+    {
+        return Err(
+            "puzzles under variant rules are not rated yet: no --level, --min-rating, \
+                    --max-rating or --rated with --rules, --random-regions or --random-cages"
+                .into(),
+        );
+    }
+    let (symmetry, minimal) = (args.symmetry.engine(), !args.not_minimal);
+    by_seed(args, |seed, out| {
+        let made =
+            Generator::new(seed).next_variant(&made_under, symmetry, minimal, &Control::UNTIMED);
+        let line = match made {
+            Ok(made) => {
+                let mut rules = rules.clone();
+                crate::convert::variant_to_pb(&mut rules, &made.variant);
+                rules_json(&rules).map(|rules| {
+                    serde_json::json!({
+                        "seed": seed,
+                        "puzzle": notation.write(made.puzzle.cells(), Form::Symbols),
+                        "solution": notation.write(made.solution.cells(), Form::Symbols),
+                        "rules": rules,
+                    })
+                    .to_string()
+                })
+            }
+            Err(Unmade::NoSolution) => Err("the rules admit no solution".to_owned()),
+            Err(Unmade::Stopped(why)) => Err(format!("stopped: {why:?}")),
+        };
+        let _ = match line {
+            Ok(line) => writeln!(out, "{line}"),
+            Err(why) => writeln!(out, "error: {why} (seed {seed})"),
+        };
     })
 }
 

@@ -2,7 +2,7 @@
 //! tonic statuses: callers decide what an unknown value means for them.
 
 use crate::board::{CellAt, Form, Notation};
-use crate::generate::{Generated, GeneratedGrid, Symmetry};
+use crate::generate::{Generated, GeneratedGrid, GeneratedVariant, Symmetry};
 use crate::logic::{LogicStep, Rating};
 use crate::pb;
 use crate::solver::{Algorithm, Event, Mode, Reason, Report, Stats, Step};
@@ -15,7 +15,7 @@ mod rules;
 
 pub use fpuzzles::{FpuzzlesError, Imported, MAX_BOARD_UNITS, answer_link, is_link, read_fpuzzles};
 pub use lzstring::{LzError, decompress_base64};
-pub use rules::{rules_from_pb, variant_from_pb};
+pub use rules::{rules_from_pb, variant_from_pb, variant_rules_from_pb, variant_to_pb};
 
 /// The engine algorithm a request's `algorithm` field asks for; `Err` carries an
 /// unknown value back. `ALGORITHM_UNSPECIFIED` means the default engine.
@@ -354,6 +354,7 @@ pub fn generate_response(
         seed,
         clues: generated.puzzle.filled() as u32,
         minimal,
+        rules: None,
     }
 }
 
@@ -377,6 +378,28 @@ pub fn generated_grid_response(
         technique: rating
             .and_then(|rating| rating.technique)
             .map_or_else(String::new, |technique| technique.name().to_owned()),
+        rules: None,
+    }
+}
+
+/// A generated variant puzzle as the API gives it: written in `notation`,
+/// unrated, with `rules` (the request's) made its full rules (the regions and
+/// cages drawn for it).
+pub fn generated_variant_response(
+    notation: &Notation,
+    generated: &GeneratedVariant,
+    mut rules: pb::Rules,
+    seed: u64,
+) -> pb::GenerateResponse {
+    rules::variant_to_pb(&mut rules, &generated.variant);
+    pb::GenerateResponse {
+        puzzle: notation.write(generated.puzzle.cells(), Form::Symbols),
+        solution: notation.write(generated.solution.cells(), Form::Symbols),
+        seed,
+        clues: generated.puzzle.filled() as u32,
+        minimal: generated.minimal,
+        rules: Some(rules),
+        ..pb::GenerateResponse::default()
     }
 }
 
@@ -391,6 +414,8 @@ pub fn generate_request_of(many: &pb::GenerateManyRequest) -> pb::GenerateReques
         level: many.level.clone(),
         not_minimal: many.not_minimal,
         rules: many.rules.clone(),
+        random_regions: many.random_regions,
+        random_cages: many.random_cages,
     }
 }
 
@@ -405,6 +430,7 @@ pub fn generate_many_response(one: pb::GenerateResponse) -> pb::GenerateManyResp
         seed: one.seed,
         clues: one.clues,
         minimal: one.minimal,
+        rules: one.rules,
     }
 }
 

@@ -10,16 +10,22 @@
 //!   same puzzles in every build);
 //! - `symmetry`: the symmetries and the groups of cells they tie together;
 //! - `grid`: random solution grids;
-//! - `sized`: the same at every other size, bounded by the caller's control.
+//! - `sized`: the same at every other size, bounded by the caller's control;
+//! - `variant`: the same under variant rules, with random jigsaw regions and
+//!   killer cages drawn when asked.
 
 mod grid;
 mod random;
 mod sized;
 mod symmetry;
+mod variant;
 
 use random::Random;
 pub use sized::{GeneratedGrid, is_minimal_grid};
 pub use symmetry::Symmetry;
+pub use variant::{
+    GeneratedVariant, Unmade, VariantRules, is_minimal_variant, random_cages, random_regions,
+};
 
 use crate::board::{Board, CELLS, PEERS, Shape, UNITS, box_of, col_of, row_of};
 use crate::logic::{Rating, RatingRange};
@@ -92,6 +98,21 @@ impl Generator {
         control: &Control<'_>,
     ) -> Result<GeneratedGrid, Stopped> {
         sized::generate(&mut self.random, shape, symmetry, minimal, control).ok_or(Stopped)
+    }
+
+    /// The next puzzle under variant `rules` and `symmetry` (any size), its
+    /// random regions and cages drawn when the rules ask for them, minimal
+    /// unless `minimal` is false, bounded by `control` as
+    /// [`Generator::next_sized`]; [`Unmade::NoSolution`] when the rules admit
+    /// no solution.
+    pub fn next_variant(
+        &mut self,
+        rules: &VariantRules,
+        symmetry: Symmetry,
+        minimal: bool,
+        control: &Control<'_>,
+    ) -> Result<GeneratedVariant, Unmade> {
+        variant::generate(&mut self.random, rules, symmetry, minimal, control)
     }
 
     /// The next puzzle of `shape` (as [`Generator::next_sized`]), rated by the

@@ -12,8 +12,6 @@ use std::time::{Duration, Instant};
 use tokio_stream::Stream;
 use tonic::{Code, Request, Response, Status};
 
-use super::puzzle::sized_notation;
-use tonic_types::{ErrorDetails, StatusExt};
 use tracing::Instrument;
 
 use super::SudokuSolver;
@@ -21,12 +19,12 @@ use super::call::{CallEnd, deadline_of, solver_failed, unavailable};
 use super::compute::Work;
 use super::outlet::{Cut, Outlet};
 use super::tracker::OpenStream;
-use crate::board::{Notation, Shape};
+use super::wanted::{GridWanted, Wanted, wanted};
 use crate::convert;
-use crate::generate::{self, Generator, MAX_ATTEMPTS, Symmetry};
-use crate::logic::{BadRange, Level, RatingRange};
+use crate::generate::{self, Generator, MAX_ATTEMPTS, Unmade};
+use crate::logic::RatingRange;
 use crate::pb;
-use crate::solver::Interrupted;
+use crate::solver::{Control, Interrupted};
 
 /// The response stream of `GenerateMany`.
 pub(super) type GenerateStream =
@@ -34,24 +32,6 @@ pub(super) type GenerateStream =
 
 /// How long one turn on the compute pool makes attempts before it lets others run.
 const TURN: Duration = Duration::from_millis(5);
-
-/// What a generate request asks for.
-#[derive(Debug, Clone)]
-struct Wanted {
-    seed: u64,
-    symmetry: Symmetry,
-    minimal: bool,
-    range: RatingRange,
-    /// The grid at sizes other than 9x9.
-    sized: Option<Notation>,
-}
-
-impl Wanted {
-    /// The grid's shape.
-    fn shape(&self) -> Shape {
-        self.sized.as_ref().map_or(Shape::CLASSIC, Notation::shape)
-    }
-}
 
 /// Puzzles being made for consecutive seeds, carried from turn to turn: the
 /// generator of the current seed, its attempts so far, and the puzzles made.
@@ -78,8 +58,10 @@ impl Making {
     /// Makes puzzles until the turn's time is up, the seeds are done, or the
     /// current seed has used its attempts.
     fn turn(&mut self, bounds: &super::compute::Bounds) -> Result<(), Work> {
-        if self.wanted.sized.is_some() {
-            return self.sized_turn(bounds);
+        match self.wanted.grid {
+            GridWanted::Classic => {}
+            GridWanted::Sized(_) => return self.sized_turn(bounds),
+            GridWanted::Variant(..) => return self.variant_turn(bounds),
         }
         let turn_ends = Instant::now() + TURN;
         while self.seeds > 0 && self.attempts < MAX_ATTEMPTS && Instant::now() < turn_ends {
@@ -108,7 +90,10 @@ impl Making {
     }
 
     /// Keeps a puzzle made and moves on to the next seed.
-    fn next_seed(&mut self, made: pb::GenerateResponse) {
+    fn next_seed(&mut self, mut made: pb::GenerateResponse) {
+        if made.rules.is_none() {
+            made.rules = self.wanted.rules.clone();
+        }
         self.made.push(made);
         self.seeds -= 1;
         self.wanted.seed = self.wanted.seed.wrapping_add(1);
@@ -118,18 +103,12 @@ impl Making {
 
     /// Puzzles of another size until the turn's time is up (at least one
     /// attempt: at most 16x16 one takes milliseconds to a second), each made
-    /// and rated within the client's bounds less a tenth of the time left
-    /// (at most a second), so a puzzle not yet minimal, or not yet rated when
-    /// any rating will do, still comes back in time.
+    /// and rated within [`shy_of_deadline`]'s bounds.
     fn sized_turn(&mut self, bounds: &super::compute::Bounds) -> Result<(), Work> {
-        let Some(notation) = self.wanted.sized.clone() else {
+        let GridWanted::Sized(notation) = self.wanted.grid.clone() else {
             return Ok(());
         };
-        let mut control = bounds.control();
-        control.deadline = control.deadline.map(|deadline| {
-            let left = deadline.saturating_duration_since(Instant::now());
-            deadline - (left / 10).min(Duration::from_secs(1))
-        });
+        let control = shy_of_deadline(bounds);
         let turn_ends = Instant::now() + TURN;
         let cap = generate::attempts_for(self.wanted.shape());
         loop {
@@ -165,6 +144,53 @@ impl Making {
             }
         }
     }
+
+    /// Variant puzzles until the turn's time is up (at least one), each made
+    /// within the client's bounds as [`Making::sized_turn`] makes its own,
+    /// with the full rules of each in its answer. Not rated yet.
+    fn variant_turn(&mut self, bounds: &super::compute::Bounds) -> Result<(), Work> {
+        let GridWanted::Variant(notation, rules) = self.wanted.grid.clone() else {
+            return Ok(());
+        };
+        let control = shy_of_deadline(bounds);
+        let turn_ends = Instant::now() + TURN;
+        loop {
+            let wanted = &self.wanted;
+            let made =
+                self.generator
+                    .next_variant(&rules, wanted.symmetry, wanted.minimal, &control);
+            let made = match made {
+                Ok(made) => made,
+                Err(Unmade::NoSolution) => {
+                    return Err(Work::Refused(Status::failed_precondition(
+                        "the rules admit no solution: no puzzle can be made under them",
+                    )));
+                }
+                Err(Unmade::Stopped(why)) => {
+                    return Err(Work::Interrupted(bounds.interrupted().unwrap_or(why)));
+                }
+            };
+            let rules = wanted.rules.clone().unwrap_or_default();
+            let response =
+                convert::generated_variant_response(&notation, &made, rules, wanted.seed);
+            self.next_seed(response);
+            if self.seeds == 0 || Instant::now() >= turn_ends {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// The bounds of one puzzle's work: the client's, less a tenth of the time
+/// left (at most a second), so a puzzle not yet minimal, or not yet rated
+/// when any rating will do, still comes back in time.
+fn shy_of_deadline(bounds: &super::compute::Bounds) -> Control<'_> {
+    let mut control = bounds.control();
+    control.deadline = control.deadline.map(|deadline| {
+        let left = deadline.saturating_duration_since(Instant::now());
+        deadline - (left / 10).min(Duration::from_secs(1))
+    });
+    control
 }
 
 impl SudokuSolver {
@@ -321,76 +347,4 @@ impl Many {
         }
         Ok(Ok(()))
     }
-}
-
-/// The request's fields checked: a symmetry the API has, ratings that are
-/// numbers from 0 up with the lowest not above the highest, a level the
-/// server knows (and not together with ratings). Seed 0 draws one.
-fn wanted(request: &pb::GenerateRequest) -> Result<Wanted, Status> {
-    let sized = sized_notation(request.rules.as_ref())?;
-    let symmetry = convert::symmetry_from_pb(request.symmetry)
-        .map_err(|unknown| bad("symmetry", format!("unknown symmetry {unknown}")))?;
-    let range = range_of(request)?;
-    let seed = if request.seed == 0 {
-        random_seed()
-    } else {
-        request.seed
-    };
-    Ok(Wanted {
-        seed,
-        symmetry,
-        minimal: !request.not_minimal,
-        range,
-        sized,
-    })
-}
-
-/// The rating range of a request: its level's, or its ratings'.
-fn range_of(request: &pb::GenerateRequest) -> Result<RatingRange, Status> {
-    let (min_rating, max_rating, level) = (request.min_rating, request.max_rating, &request.level);
-    if level.is_empty() {
-        let high = (max_rating != 0.0).then_some(max_rating);
-        return RatingRange::between(min_rating, high).map_err(|why| match why {
-            BadRange::NotARating { high, value } => {
-                let field = if high { "max_rating" } else { "min_rating" };
-                bad(
-                    field,
-                    format!("{field} must be a number from 0 up, not {value}"),
-                )
-            }
-            BadRange::Reversed => bad(
-                "min_rating",
-                format!("min_rating {min_rating} is above max_rating {max_rating}"),
-            ),
-        });
-    }
-    let level = Level::named(level).ok_or_else(|| {
-        let names: Vec<&str> = Level::ALL.iter().map(|level| level.name()).collect();
-        bad(
-            "level",
-            format!("unknown level {level:?}: one of {}", names.join(", ")),
-        )
-    })?;
-    if min_rating != 0.0 || max_rating != 0.0 {
-        return Err(bad("level", "give a level or ratings, not both".to_owned()));
-    }
-    Ok(RatingRange::of(level))
-}
-
-/// `INVALID_ARGUMENT` with a violation on `field`.
-fn bad(field: &str, description: String) -> Status {
-    let details = ErrorDetails::with_bad_request_violation(field, description.clone());
-    Status::with_error_details(Code::InvalidArgument, description, details)
-}
-
-/// A seed nobody asked for: std's per-process random hash keys, mixed with the time.
-fn random_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |since| since.as_nanos()),
-    );
-    hasher.finish().max(1)
 }

@@ -25,6 +25,8 @@
 //! - `logic`: `Rate` and `Hint`, and the unique-solution check `Explain` shares.
 //! - `explain`: `Explain`, computed at once, streamed batched and paced by a task.
 //! - `generate`: `Generate` and `GenerateMany`.
+//! - `wanted`: what a Generate call asks for (classic, another shape, or a
+//!   variant with random regions or cages), read from its request.
 //! - `batch`: `SolveBatch`: a reader, one worker per slot, answers gathered into
 //!   messages, every queue between them bounded.
 
@@ -46,6 +48,7 @@ mod stream;
 mod trace;
 mod tracker;
 mod unary;
+mod wanted;
 
 use tonic::{Code, Request, Response, Status};
 use tracing::Instrument;

@@ -250,16 +250,3 @@ fn algorithm_status(description: String) -> Status {
     let details = ErrorDetails::with_bad_request_violation("algorithm", description.clone());
     Status::with_error_details(Code::InvalidArgument, description, details)
 }
-
-/// The notation of a request's rules when they name a shape other than 9x9
-/// (`None`: the classic grid, whatever symbols). Variant rules are refused:
-/// the callers (generation) take classic rules only.
-pub(super) fn sized_notation(rules: Option<&pb::Rules>) -> Result<Option<Notation>, Status> {
-    let Some(read) = rules::read(rules)? else {
-        return Ok(None);
-    };
-    if read.layout.is_some() {
-        return Err(rules::variants_unimplemented("Generate"));
-    }
-    Ok(Some(read.notation).filter(|notation| !notation.shape().is_classic()))
-}

@@ -6,6 +6,7 @@
 pub mod http;
 pub mod process;
 pub mod server;
+pub mod variant;
 
 use std::path::PathBuf;
 
