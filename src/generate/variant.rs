@@ -3,8 +3,10 @@
 //! regions when asked, a random solution under the rules (a few random digits
 //! completed by the constrained engine), random cages with their sums read
 //! off it when asked, then givens taken away a symmetric group at a time
-//! while the constrained engine counts one solution. Regions and cages are
-//! never minimized; the givens are, unless the caller asks otherwise.
+//! while the constrained engine counts one solution; a killer's cages around
+//! a given it still needs are then drawn again a few times, kept when fewer
+//! givens do. Regions and cages are never minimized; the givens are, unless
+//! the caller asks otherwise.
 
 use std::sync::Arc;
 
@@ -15,7 +17,7 @@ use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Search};
 
 mod shapes;
 
-pub use shapes::{random_cages, random_regions};
+pub use shapes::{random_cages, random_regions, recage_around};
 
 /// The steps one try at a random solution from random digits may take before
 /// the digits are drawn again (a dead end of random digits is usually found
@@ -31,6 +33,10 @@ const REGION_STEPS: u64 = 5 * TRY_STEPS;
 /// The steps the count of the empty grid under cages may take (a killer
 /// often needs no givens; when its count is long, digging finds out anyway).
 const EMPTY_STEPS: u64 = 200_000;
+
+/// Times the cages around a given a killer still needs are drawn again, each
+/// kept when the puzzle then needs fewer givens.
+const RECAGE_ROUNDS: usize = 16;
 
 /// What a variant puzzle is made under.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,7 +90,17 @@ pub(super) fn generate(
         variant.cages = random_cages(rules.shape, &solution, random);
     }
     let layout = Arc::new(Layout::new(rules.shape, variant.clone()));
-    let (puzzle, finished) = dig(&layout, &solution, symmetry, minimal, random, control);
+    let (mut puzzle, mut finished) = dig(&layout, &solution, symmetry, minimal, random, control);
+    if rules.random_cages && minimal && finished {
+        (variant, puzzle, finished) = recaged(
+            variant,
+            puzzle,
+            &solution,
+            (rules.shape, symmetry),
+            random,
+            control,
+        );
+    }
     Ok(GeneratedVariant {
         puzzle: Grid::with_cells(rules.shape, puzzle),
         solution: Grid::with_cells(rules.shape, solution),
@@ -226,8 +242,21 @@ fn dig(
     } else {
         random.below(groups.len() as u64 + 1) as usize
     };
-    let mut cells = solution.to_vec();
-    for group in &groups[..tries] {
+    take_away(layout, solution.to_vec(), &groups[..tries], control)
+}
+
+/// `cells` (one solution under `layout`) with each group taken away in turn
+/// while the solution stays the one, and whether every group was tried.
+fn take_away(
+    layout: &Arc<Layout>,
+    mut cells: Vec<u8>,
+    groups: &[Vec<u16>],
+    control: &Control<'_>,
+) -> (Vec<u8>, bool) {
+    for group in groups {
+        if group.iter().all(|&cell| cells[usize::from(cell)] == 0) {
+            continue;
+        }
         let kept = cells.clone();
         for &cell in group {
             cells[usize::from(cell)] = 0;
@@ -239,6 +268,45 @@ fn dig(
         }
     }
     (cells, true)
+}
+
+/// A minimal killer `puzzle` with fewer givens where the cages around one of
+/// them drawn again allow it: each round redraws the cages around a random
+/// given, and keeps the new cages when the givens are still the one solution
+/// under them and taking away what then can go leaves fewer.
+fn recaged(
+    mut variant: Variant,
+    mut puzzle: Vec<u8>,
+    solution: &[u8],
+    (shape, symmetry): (Shape, Symmetry),
+    random: &mut Random,
+    control: &Control<'_>,
+) -> (Variant, Vec<u8>, bool) {
+    for _ in 0..RECAGE_ROUNDS {
+        let givens: Vec<usize> = (0..puzzle.len()).filter(|&c| puzzle[c] != 0).collect();
+        if givens.is_empty() {
+            break;
+        }
+        let around = givens[random.below(givens.len() as u64) as usize];
+        let mut trial = variant.clone();
+        trial.cages = recage_around(&variant.cages, around, shape, solution, random);
+        let layout = Arc::new(Layout::new(shape, trial.clone()));
+        match count(&layout, &puzzle, control) {
+            Some(1) => {}
+            Some(_) => continue,
+            None => return (variant, puzzle, false),
+        }
+        let mut groups = symmetry.groups_of(shape.size());
+        random.shuffle(&mut groups);
+        let (fewer, finished) = take_away(&layout, puzzle.clone(), &groups, control);
+        if !finished {
+            return (variant, puzzle, false);
+        }
+        if fewer.iter().filter(|&&d| d != 0).count() < givens.len() {
+            (variant, puzzle) = (trial, fewer);
+        }
+    }
+    (variant, puzzle, true)
 }
 
 /// Whether `puzzle` has one solution under `layout` and losing any symmetric

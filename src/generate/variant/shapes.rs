@@ -6,7 +6,7 @@ use super::Random;
 use crate::board::{Cage, Shape};
 
 /// The cells beside `cell` (up, down, left, right) on a grid of side `n`.
-fn beside(cell: usize, n: usize) -> impl Iterator<Item = usize> {
+pub(super) fn beside(cell: usize, n: usize) -> impl Iterator<Item = usize> {
     let (row, col) = (cell / n, cell % n);
     [
         (row > 0).then(|| cell - n),
@@ -104,16 +104,67 @@ fn one_piece(regions: &[u8], cells: &[usize], n: usize) -> bool {
 }
 
 /// Random killer cages over the whole grid of `solution`: from each cell not
-/// yet caged (in reading order) a cage grows to a random size of two to five
+/// yet caged (in reading order) a cage grows to a random size of two to four
 /// cells (at most N) by random cells beside it whose digits it does not hold
-/// yet, stopping early when none is left (a cage of one cell is its given);
-/// each cage's sum is its digits'.
+/// yet, stopping early when none is left; a cell left alone then joins a
+/// random cage beside it that lacks its digit (where one has room), so a cage
+/// of one cell, a given in all but name, stays rare. Each cage's sum is its
+/// digits'.
 pub fn random_cages(shape: Shape, solution: &[u8], random: &mut Random) -> Vec<Cage> {
     let n = shape.size();
-    let most = n.min(5);
     let mut caged = vec![false; n * n];
+    let cages = grow_cages(0..n * n, &mut caged, n, solution, random);
+    summed(cages, n, solution, random)
+}
+
+/// `cages` (over the whole grid of `solution`) with the cage of `cell` and a
+/// random cage beside it drawn again as [`random_cages`] draws them, over the
+/// cells of the two; the same cages when no other cage is beside `cell`.
+pub fn recage_around(
+    cages: &[Cage],
+    cell: usize,
+    shape: Shape,
+    solution: &[u8],
+    random: &mut Random,
+) -> Vec<Cage> {
+    let n = shape.size();
+    let mut lists: Vec<Vec<usize>> = (cages.iter())
+        .map(|cage| cage.cells.iter().map(|&c| c as usize).collect())
+        .collect();
+    let owner = owners(&lists, n);
+    let mut others: Vec<usize> = (beside(cell, n).map(|other| owner[other]))
+        .filter(|&other| other != owner[cell])
+        .collect();
+    others.sort_unstable();
+    others.dedup();
+    if others.is_empty() {
+        return cages.to_vec();
+    }
+    let other = others[random.below(others.len() as u64) as usize];
+    let mut pool: Vec<usize> = [owner[cell], other]
+        .iter()
+        .flat_map(|&index| std::mem::take(&mut lists[index]))
+        .collect();
+    pool.sort_unstable();
+    let mut caged = vec![true; n * n];
+    pool.iter().for_each(|&c| caged[c] = false);
+    let drawn = grow_cages(pool, &mut caged, n, solution, random);
+    lists.extend(drawn);
+    summed(lists, n, solution, random)
+}
+
+/// Cages grown from each cell of `starts` not yet `caged`, over cells not yet
+/// caged (see [`random_cages`]).
+fn grow_cages(
+    starts: impl IntoIterator<Item = usize>,
+    caged: &mut [bool],
+    n: usize,
+    solution: &[u8],
+    random: &mut Random,
+) -> Vec<Vec<usize>> {
+    let most = n.min(4);
     let mut cages = Vec::new();
-    for start in 0..n * n {
+    for start in starts {
         if caged[start] {
             continue;
         }
@@ -136,10 +187,56 @@ pub fn random_cages(shape: Shape, solution: &[u8], random: &mut Random) -> Vec<C
             caged[next] = true;
             cells.push(next);
         }
-        cages.push(Cage {
-            sum: cells.iter().map(|&cell| u32::from(solution[cell])).sum(),
-            cells: cells.into_iter().map(|cell| cell as u32).collect(),
-        });
+        cages.push(cells);
     }
     cages
+}
+
+/// The cages of cell lists: lone cells joined to a cage beside them, empty
+/// lists dropped, each cage's sum its digits'.
+fn summed(mut cages: Vec<Vec<usize>>, n: usize, solution: &[u8], random: &mut Random) -> Vec<Cage> {
+    join_lone_cells(&mut cages, n, solution, random);
+    (cages.into_iter())
+        .filter(|cells| !cells.is_empty())
+        .map(|cells| Cage {
+            sum: cells.iter().map(|&cell| u32::from(solution[cell])).sum(),
+            cells: cells.into_iter().map(|cell| cell as u32).collect(),
+        })
+        .collect()
+}
+
+/// The index of each cell's list.
+fn owners(cages: &[Vec<usize>], n: usize) -> Vec<usize> {
+    let mut owner = vec![0; n * n];
+    for (index, cells) in cages.iter().enumerate() {
+        for &cell in cells {
+            owner[cell] = index;
+        }
+    }
+    owner
+}
+
+/// Each cage of one cell moved into a random cage beside it of fewer than N
+/// cells without its digit, when there is one (its own list left empty).
+fn join_lone_cells(cages: &mut [Vec<usize>], n: usize, solution: &[u8], random: &mut Random) {
+    let mut owner = owners(cages, n);
+    for lone in 0..cages.len() {
+        let [cell] = cages[lone][..] else {
+            continue;
+        };
+        let mut hosts: Vec<usize> = beside(cell, n)
+            .map(|other| owner[other])
+            .filter(|&host| host != lone && cages[host].len() < n)
+            .filter(|&host| cages[host].iter().all(|&c| solution[c] != solution[cell]))
+            .collect();
+        hosts.sort_unstable();
+        hosts.dedup();
+        if hosts.is_empty() {
+            continue;
+        }
+        let host = hosts[random.below(hosts.len() as u64) as usize];
+        cages[host].push(cell);
+        cages[lone].clear();
+        owner[cell] = host;
+    }
 }

@@ -1,3 +1,4 @@
+use super::shapes::beside;
 use super::*;
 use crate::board::{Cage, Shape, Variant};
 
@@ -89,29 +90,60 @@ fn random_regions_around_a_grid_keep_it_valid_and_still_trade() {
 fn random_cages_cover_the_grid_once_with_distinct_digits_and_their_sums() {
     let shape = Shape::CLASSIC;
     let rules = rules(shape, Variant::default());
+    let mut redrawn = 0;
     for seed in 1..20 {
         let mut random = Random::new(seed);
         let (_, solution) = solved_rules(&mut random, &rules, &Control::UNTIMED).unwrap();
         let cages = random_cages(shape, &solution, &mut random);
-        let mut seen = [0u8; 81];
-        for Cage { cells, sum } in &cages {
-            let cells: Vec<usize> = cells.iter().map(|&c| c as usize).collect();
-            let mut digits: Vec<u8> = cells.iter().map(|&c| solution[c]).collect();
-            assert_eq!(*sum, digits.iter().map(|&d| u32::from(d)).sum::<u32>());
-            digits.sort_unstable();
-            digits.dedup();
-            assert_eq!(
-                digits.len(),
-                cells.len(),
-                "seed {seed}: a digit twice in a cage"
-            );
-            assert!((1..=5).contains(&cells.len()), "seed {seed}");
-            assert!(connected(&cells, 9), "seed {seed}: {cells:?}");
-            cells.iter().for_each(|&c| seen[c] += 1);
-        }
-        assert!(seen.iter().all(|&times| times == 1), "seed {seed}");
-        assert_eq!(rules_checked(shape, cages), Ok(()));
+        cages_checked(&cages, &solution, seed);
+        let around = random.below(81) as usize;
+        let again = recage_around(&cages, around, shape, &solution, &mut random);
+        cages_checked(&again, &solution, seed);
+        redrawn += usize::from(again != cages);
+        let kept = cages.iter().filter(|cage| again.contains(cage)).count();
+        assert!(
+            kept + 4 >= cages.len(),
+            "seed {seed}: only the cages around the cell change"
+        );
     }
+    assert!(redrawn >= 10, "{redrawn} of 19 redrawn");
+}
+
+/// Asserts that `cages` cover the grid once, each a connected group of
+/// distinct digits of `solution` with their sum, and that no cage of one
+/// cell has a cage beside it that could have taken it.
+fn cages_checked(cages: &[Cage], solution: &[u8], seed: u64) {
+    let mut seen = [0u8; 81];
+    for Cage { cells, sum } in cages {
+        let cells: Vec<usize> = cells.iter().map(|&c| c as usize).collect();
+        let mut digits: Vec<u8> = cells.iter().map(|&c| solution[c]).collect();
+        assert_eq!(*sum, digits.iter().map(|&d| u32::from(d)).sum::<u32>());
+        digits.sort_unstable();
+        digits.dedup();
+        assert_eq!(
+            digits.len(),
+            cells.len(),
+            "seed {seed}: a digit twice in a cage"
+        );
+        assert!((1..=9).contains(&cells.len()), "seed {seed}");
+        assert!(connected(&cells, 9), "seed {seed}: {cells:?}");
+        cells.iter().for_each(|&c| seen[c] += 1);
+    }
+    assert!(seen.iter().all(|&times| times == 1), "seed {seed}");
+    for lone in cages.iter().filter(|cage| cage.cells.len() == 1) {
+        let cell = lone.cells[0] as usize;
+        let could_host = |cage: &Cage| {
+            cage.cells.len() < 9
+                && (cage.cells.iter()).all(|&c| solution[c as usize] != solution[cell])
+                && (cage.cells.iter()).any(|&c| beside(c as usize, 9).any(|b| b == cell))
+        };
+        let (row, col) = (cell / 9 + 1, cell % 9 + 1);
+        assert!(
+            !cages.iter().any(could_host),
+            "seed {seed}: r{row}c{col} alone"
+        );
+    }
+    assert_eq!(rules_checked(Shape::CLASSIC, cages.to_vec()), Ok(()));
 }
 
 fn rules_checked(shape: Shape, cages: Vec<Cage>) -> Result<(), crate::board::RuleError> {
