@@ -1,7 +1,8 @@
 //! `sudokud watch`: follows one `SolveSteps` stream in the terminal. On a terminal it
 //! redraws the board (coloured by reason) and the counters at most 30 times a
 //! second; otherwise it prints one line per step. Either way it ends with the final
-//! grid and the server's statistics. Knows nothing of the server but its API.
+//! grid and the server's statistics. Variant rules are drawn on the board
+//! (`picture`). Knows nothing of the server but its API.
 
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
@@ -15,6 +16,10 @@ use crate::pb::solve_steps_response::Event as Message;
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 use crate::pb::{self, Reason, StepKind};
 use crate::solver::{Event, Replay};
+
+mod picture;
+
+use picture::Picture;
 
 /// How to show the stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +41,8 @@ struct Shown {
     /// text) and the form it wrote it in.
     notation: Option<(Notation, Form)>,
     shape: Shape,
+    /// The variant's rules drawn on the board (`None`: classic rules).
+    picture: Option<Picture>,
     replay: Replay,
     reasons: Vec<i32>,
     placements: u64,
@@ -64,10 +71,15 @@ impl Shown {
                 None,
             ),
         };
+        let picture = rules
+            .and_then(|rules| crate::convert::rules_from_pb(rules).ok())
+            .and_then(|(_, layout)| layout)
+            .and_then(|layout| Picture::of(grid.shape(), &layout.variant));
         Ok(Shown {
             puzzle: puzzle.to_owned(),
             notation,
             shape: grid.shape(),
+            picture,
             replay: Replay::sized(&grid),
             reasons: vec![0; grid.shape().cells()],
             placements: 0,
@@ -135,8 +147,29 @@ impl Shown {
         }
     }
 
-    /// The grid, N rows with box separators; `colour` adds ANSI colours.
+    /// The colour of each filled cell's digit: bold for a given, else its
+    /// reason's.
+    fn styles(&self) -> Vec<Option<&'static str>> {
+        (0..self.shape.cells())
+            .map(|cell| match self.replay.cells()[cell] {
+                0 => None,
+                _ if self.replay.is_given(cell) => Some("1"),
+                _ => Some(reason_style(self.reasons[cell]).0),
+            })
+            .collect()
+    }
+
+    /// The grid, N rows with box separators (or the picture of its variant
+    /// rules); `colour` adds ANSI colours.
     fn grid(&self, colour: bool) -> String {
+        if let Some(picture) = &self.picture {
+            let glyphs: Vec<String> = (self.replay.cells().iter())
+                .map(|&digit| self.glyph(digit))
+                .collect();
+            let styles = colour.then(|| self.styles());
+            return picture.draw(&glyphs, styles.as_deref());
+        }
+        let styles = self.styles();
         let mut text = String::new();
         let (n, rows, cols) = (
             self.shape.size(),
@@ -161,12 +194,7 @@ impl Shown {
                 let cell = row * n + col;
                 let digit = self.replay.cells()[cell];
                 let glyph = format!("{:>w$}", self.glyph(digit), w = width - 1);
-                if colour && digit != 0 {
-                    let code = if self.replay.is_given(cell) {
-                        "1"
-                    } else {
-                        reason_style(self.reasons[cell]).0
-                    };
+                if let (true, Some(code)) = (colour, styles[cell]) {
                     text.push_str(&format!("\x1b[{code}m{glyph}\x1b[0m "));
                 } else {
                     text.push_str(&glyph);
@@ -192,9 +220,16 @@ pub fn drawn_size(shape: Shape) -> (usize, usize) {
 }
 
 /// Whether the redrawn board of `shape` fits a terminal of `columns` x `rows`
-/// (one line is kept for the cursor).
-pub fn fits(shape: Shape, columns: u16, rows: u16) -> bool {
+/// (one line is kept for the cursor); `pictured` for a board of variant rules
+/// (drawn with borders between all cells and a line of legend).
+pub fn fits(shape: Shape, pictured: bool, columns: u16, rows: u16) -> bool {
     let (width, height) = drawn_size(shape);
+    let n = shape.size();
+    let (width, height) = if pictured {
+        (width.max(4 * n + 1), 2 * n + 1 + 1 + 3)
+    } else {
+        (width, height)
+    };
     width <= usize::from(columns) && height < usize::from(rows)
 }
 
@@ -457,36 +492,4 @@ fn report(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_drawn_size_is_that_of_the_board_drawn() {
-        for (rows, cols) in [(3, 3), (2, 3), (3, 2), (4, 4), (5, 5), (6, 6), (8, 8)] {
-            let shape = Shape::new(rows, cols).unwrap();
-            let (puzzle, rules) = if shape.is_classic() {
-                (".".repeat(81), None)
-            } else {
-                let notation = Notation::new(shape, "").unwrap();
-                let rules = pb::Rules {
-                    box_rows: rows,
-                    box_cols: cols,
-                    symbols: String::new(),
-                    ..pb::Rules::default()
-                };
-                let empty = vec![0; shape.cells()];
-                (notation.write(&empty, Form::Symbols), Some(rules))
-            };
-            let shown = Shown::new(&puzzle, rules.as_ref()).unwrap();
-            let grid = shown.grid(false);
-            let widest = grid.lines().map(|line| line.chars().count()).max();
-            let (columns, lines) = drawn_size(shape);
-            assert_eq!(widest, Some(columns), "{shape}");
-            assert_eq!(grid.lines().count() + 3, lines, "{shape}");
-        }
-        assert!(fits(Shape::CLASSIC, 80, 24));
-        assert!(!fits(Shape::new(8, 8).unwrap(), 80, 24));
-        assert!(!fits(Shape::new(5, 5).unwrap(), 80, 24));
-        assert!(fits(Shape::new(5, 5).unwrap(), 80, 40));
-    }
-}
+mod tests;

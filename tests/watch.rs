@@ -118,6 +118,88 @@ async fn watch_takes_an_f_puzzles_link_and_the_server_picks_the_engine() {
     assert_eq!(String::from_utf8_lossy(&local.stdout).trim(), solution);
 }
 
+/// An f-puzzles link of a killer of the variant sets (its givens and cages).
+fn killer_link() -> (String, Vec<pb::Cage>) {
+    let item = &common::variant::set("killer", 1)[0];
+    let name = |cell: u32| format!("R{}C{}", cell / 9 + 1, cell % 9 + 1);
+    let digits = common::variant::digits(&item.puzzle);
+    let grid: Vec<Vec<serde_json::Value>> = (0..9)
+        .map(|row| {
+            (0..9)
+                .map(|col| match digits[row * 9 + col] {
+                    0 => serde_json::json!({}),
+                    digit => serde_json::json!({"value": digit, "given": true}),
+                })
+                .collect()
+        })
+        .collect();
+    let cages: Vec<serde_json::Value> = (item.rules.cages.iter())
+        .map(|cage| {
+            let cells: Vec<String> = cage.cells.iter().map(|&c| name(c)).collect();
+            serde_json::json!({"cells": cells, "value": cage.sum.to_string()})
+        })
+        .collect();
+    let board = serde_json::json!({"size": 9, "grid": grid, "killercage": cages});
+    let payload = lz_str::compress_to_base64(board.to_string().as_str());
+    let link = format!("https://www.f-puzzles.com/?load={payload}");
+    (link, item.rules.cages.clone())
+}
+
+#[tokio::test]
+async fn watch_draws_a_killer_s_cages_with_their_sums() {
+    let (link, cages) = killer_link();
+    let server = common::server::start().await;
+    let output = watch(vec!["--addr".into(), server.address.to_string(), link]).await;
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<Vec<char>> = (text.lines())
+        .skip_while(|line| !line.starts_with("outcome: solved"))
+        .skip(1)
+        .take(19)
+        .map(|line| line.chars().collect())
+        .collect();
+    assert_eq!(lines.len(), 19, "{text}");
+    let solution: Vec<char> = (text.lines())
+        .find_map(|line| line.strip_prefix("solution: "))
+        .unwrap()
+        .chars()
+        .collect();
+    for (cell, &digit) in solution.iter().enumerate() {
+        let (row, col) = (cell / 9, cell % 9);
+        assert_eq!(lines[2 * row + 1][4 * col + 2], digit, "{text}");
+    }
+    for cage in &cages {
+        let first = *cage.cells.iter().min().unwrap() as usize;
+        let (row, col) = (first / 9, first % 9);
+        let above: String = lines[2 * row][4 * col + 1..4 * col + 4].iter().collect();
+        assert_eq!(
+            above.trim_end(),
+            cage.sum.to_string(),
+            "r{}c{}: {text}",
+            row + 1,
+            col + 1
+        );
+        for pair in cage.cells.windows(2) {
+            let (a, b) = (pair[0] as usize, pair[1] as usize);
+            if a / 9 == b / 9
+                && a.abs_diff(b) == 1
+                && a / 27 == b / 27
+                && (a % 9) / 3 == (b % 9) / 3
+            {
+                let between = lines[2 * (a / 9) + 1][4 * a.max(b) % 36];
+                assert_eq!(
+                    between,
+                    ' ',
+                    "inside a cage at r{}c{}: {text}",
+                    a / 9 + 1,
+                    a % 9 + 1
+                );
+            }
+        }
+    }
+    assert!(text.contains("rules: killer cages"), "{text}");
+}
+
 #[tokio::test]
 async fn watch_reports_the_servers_error_and_fails() {
     let server = common::server::start().await;

@@ -20,10 +20,19 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
     };
     let shape = args.grid.shape();
     let request = request_of(&args, puzzle)?;
+    let pictured = request.rules.as_ref().is_some_and(|rules| {
+        let shape_only = crate::pb::Rules {
+            box_rows: rules.box_rows,
+            box_cols: rules.box_cols,
+            symbols: rules.symbols.clone(),
+            ..Default::default()
+        };
+        *rules != shape_only
+    });
     let target = args.connect.target(args.auth_token.clone())?;
     let view = match (io::stdout().is_terminal(), terminal_size()) {
         (false, _) => View::Lines,
-        (true, Some((Width(columns), Height(rows)))) if !fits(shape, columns, rows) => {
+        (true, Some((Width(columns), Height(rows)))) if !fits(shape, pictured, columns, rows) => {
             eprintln!(
                 "the {shape} grid does not fit this {columns}x{rows} terminal: one line a step"
             );
