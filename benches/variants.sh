@@ -11,6 +11,12 @@
 # in-process, best of five; CP-SAT: its Solve calls), medians over the set;
 # ratio = CP-SAT / sudokud (above 1: sudokud is faster), first solution and
 # count to two. `min ratio` is the worst single puzzle's.
+#
+# With SVSJS=path/to/dist/bundle.js (Rangsk's SudokuVariantSolverJS, built
+# beside the project per its README: `npm install && npm run build`; the bench
+# never builds it), the same puzzles go to it as f-puzzles boards
+# (benches/variants/svsjs.cjs: its solve and countSolutions calls, best of
+# three) and a second table gives its times and ratio = SVSJS / sudokud.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${CPSAT_VENV:-/tmp/sudokud-cpsat}
@@ -26,25 +32,41 @@ if [ ${#sets[@]} -eq 0 ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# One table row: a peer's medians against ours on SET, with the ratios and
+# the puzzles both solvers solve right and find unique (`ok`).
+row() {
+  python3 - "$@" <<'PY'
+import json, statistics, sys
+name, ours_file, peer_file = sys.argv[1:]
+ours = [json.loads(line) for line in open(ours_file)]
+peer = [json.loads(line) for line in open(peer_file)]
+assert [o["name"] for o in ours] == [p["name"] for p in peer]
+ok = sum(p["right"] and p["count"] == 1 and o["right"] and o["count"] == 1
+         for o, p in zip(ours, peer))
+cells = [name, len(ours), f"{ok}/{len(ours)}"]
+for key in ("first_us", "count_us"):
+    p = statistics.median(x[key] for x in peer)
+    o = statistics.median(x[key] for x in ours)
+    worst = min(x[key] / y[key] for x, y in zip(peer, ours))
+    cells += [f"{p:.0f}", f"{o:.0f}", f"{p / o:.1f}x", f"{worst:.1f}x"]
+print("%-24s %5s %9s %11s %11s %8s %9s %11s %11s %8s %9s" % tuple(cells))
+PY
+}
+
 printf '%-24s %5s %9s %11s %11s %8s %9s %11s %11s %8s %9s\n' set n cp-sat-ok \
   cpsat-1st/us ours-1st/us ratio min-ratio cpsat-cnt/us ours-cnt/us ratio min-ratio
 for set in "${sets[@]}"; do
   taskset -c 0 "$ours" time "$data/$set.jsonl" >"$work/ours"
   taskset -c 0 "$venv/bin/python" benches/variants/cpsat.py "$data/$set.jsonl" >"$work/cpsat"
-  python3 - "$set" "$work/ours" "$work/cpsat" <<'PY'
-import json, statistics, sys
-name, ours_file, cpsat_file = sys.argv[1:]
-ours = [json.loads(line) for line in open(ours_file)]
-cpsat = [json.loads(line) for line in open(cpsat_file)]
-assert [o["name"] for o in ours] == [c["name"] for c in cpsat]
-ok = sum(c["right"] and c["count"] == 1 and o["right"] and o["count"] == 1
-         for o, c in zip(ours, cpsat))
-row = [name, len(ours), f"{ok}/{len(ours)}"]
-for key in ("first_us", "count_us"):
-    c = statistics.median(x[key] for x in cpsat)
-    o = statistics.median(x[key] for x in ours)
-    worst = min(x[key] / y[key] for x, y in zip(cpsat, ours))
-    row += [f"{c:.0f}", f"{o:.0f}", f"{c / o:.1f}x", f"{worst:.1f}x"]
-print("%-24s %5s %9s %11s %11s %8s %9s %11s %11s %8s %9s" % tuple(row))
-PY
+  if [ -n "${SVSJS:-}" ]; then
+    taskset -c 0 node benches/variants/svsjs.cjs "$SVSJS" "$data/$set.jsonl" >"$work/svsjs"
+    row "$set" "$work/ours" "$work/svsjs" >>"$work/svsjs-table"
+  fi
+  row "$set" "$work/ours" "$work/cpsat"
 done
+if [ -n "${SVSJS:-}" ]; then
+  echo
+  printf '%-24s %5s %9s %11s %11s %8s %9s %11s %11s %8s %9s\n' set n svsjs-ok \
+    svsjs-1st/us ours-1st/us ratio min-ratio svsjs-cnt/us ours-cnt/us ratio min-ratio
+  cat "$work/svsjs-table"
+fi
