@@ -31,4 +31,4 @@ pub use parse::{PuzzleError, puzzle_lines};
 pub use shape::{BOX_SIDES, CellAt, Geometry, MAX_SIZE, Shape, ShapeError};
 pub use sized::Grid;
 pub use text::{DEFAULT_SYMBOLS, Form, Notation, SymbolsError, read_cells, write_cells};
-pub use variant::{Cage, RuleError, Variant, read_regions, sum_range};
+pub use variant::{Cage, RuleError, Variant, connected, neighbours, read_regions, sum_range};

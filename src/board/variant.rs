@@ -290,8 +290,22 @@ fn check_regions(regions: &[u8], n: usize) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// How many cells of `start`'s region a walk over orthogonal neighbours reaches.
-fn connected(regions: &[u8], n: usize, start: usize) -> usize {
+/// The cells orthogonally next to `cell` on an N x N grid (`size`).
+pub fn neighbours(size: usize, cell: usize) -> impl Iterator<Item = usize> {
+    let (row, col) = (cell / size, cell % size);
+    [
+        (row > 0).then(|| cell - size),
+        (row + 1 < size).then(|| cell + size),
+        (col > 0).then(|| cell - 1),
+        (col + 1 < size).then(|| cell + 1),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// How many cells of `start`'s region (`regions` labels a cell, N x N) a walk
+/// over orthogonal neighbours reaches.
+pub fn connected(regions: &[u8], n: usize, start: usize) -> usize {
     let region = regions[start];
     let mut seen = vec![false; n * n];
     let mut stack = vec![start];
@@ -299,14 +313,7 @@ fn connected(regions: &[u8], n: usize, start: usize) -> usize {
     let mut reached = 0;
     while let Some(cell) = stack.pop() {
         reached += 1;
-        let (row, col) = (cell / n, cell % n);
-        let neighbours = [
-            (row > 0).then(|| cell - n),
-            (row + 1 < n).then(|| cell + n),
-            (col > 0).then(|| cell - 1),
-            (col + 1 < n).then(|| cell + 1),
-        ];
-        for next in neighbours.into_iter().flatten() {
+        for next in neighbours(n, cell) {
             if !seen[next] && regions[next] == region {
                 seen[next] = true;
                 stack.push(next);

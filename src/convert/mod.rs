@@ -1,7 +1,7 @@
 //! The one place where engine types and protobuf (`pb`) types meet. Knows nothing of
 //! tonic statuses: callers decide what an unknown value means for them.
 
-use crate::board::{CellAt, Form, Notation};
+use crate::board::{CellAt, Form, Grid, Notation};
 use crate::generate::{Generated, GeneratedGrid, GeneratedVariant, Symmetry};
 use crate::logic::{LogicStep, Rating};
 use crate::pb;
@@ -368,17 +368,31 @@ pub fn generated_grid_response(
     seed: u64,
 ) -> pb::GenerateResponse {
     pb::GenerateResponse {
-        puzzle: notation.write(generated.puzzle.cells(), Form::Symbols),
-        solution: notation.write(generated.solution.cells(), Form::Symbols),
-        seed,
-        clues: generated.puzzle.filled() as u32,
         minimal: generated.minimal,
         rating: rating.map_or(0.0, |rating| rating.value),
         level: rating.map_or_else(String::new, |rating| rating.level().name().to_owned()),
         technique: rating
             .and_then(|rating| rating.technique)
             .map_or_else(String::new, |technique| technique.name().to_owned()),
-        rules: None,
+        ..written_grid(notation, &generated.puzzle, &generated.solution, seed)
+    }
+}
+
+/// A generated puzzle of any size and its solution written in `notation`,
+/// with its seed and clue count; not minimal, unrated and without rules
+/// until the caller says otherwise.
+fn written_grid(
+    notation: &Notation,
+    puzzle: &Grid,
+    solution: &Grid,
+    seed: u64,
+) -> pb::GenerateResponse {
+    pb::GenerateResponse {
+        puzzle: notation.write(puzzle.cells(), Form::Symbols),
+        solution: notation.write(solution.cells(), Form::Symbols),
+        seed,
+        clues: puzzle.filled() as u32,
+        ..pb::GenerateResponse::default()
     }
 }
 
@@ -393,13 +407,9 @@ pub fn generated_variant_response(
 ) -> pb::GenerateResponse {
     rules::variant_to_pb(&mut rules, &generated.variant);
     pb::GenerateResponse {
-        puzzle: notation.write(generated.puzzle.cells(), Form::Symbols),
-        solution: notation.write(generated.solution.cells(), Form::Symbols),
-        seed,
-        clues: generated.puzzle.filled() as u32,
         minimal: generated.minimal,
         rules: Some(rules),
-        ..pb::GenerateResponse::default()
+        ..written_grid(notation, &generated.puzzle, &generated.solution, seed)
     }
 }
 

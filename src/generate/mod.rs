@@ -8,7 +8,8 @@
 //!
 //! - `random`: the seeded generator (SplitMix64, written out so a seed means the
 //!   same puzzles in every build);
-//! - `symmetry`: the symmetries and the groups of cells they tie together;
+//! - `symmetry`: the symmetries, the groups of cells they tie together and the
+//!   order a dig tries them in;
 //! - `grid`: random solution grids;
 //! - `sized`: the same at every other size, bounded by the caller's control;
 //! - `variant`: the same under variant rules, with random jigsaw regions and
@@ -169,15 +170,8 @@ impl Generator {
     /// Takes clues away from `solution`, a group at a time in random order, keeping
     /// every removal that leaves the solution unique.
     fn dig(&mut self, solution: &Board, symmetry: Symmetry, minimal: bool) -> Board {
-        let mut groups = symmetry.groups();
-        self.random.shuffle(&mut groups);
-        let tries = if minimal {
-            groups.len()
-        } else {
-            self.random.below(groups.len() as u64 + 1) as usize
-        };
         let mut cells = *solution.cells();
-        for group in &groups[..tries] {
+        for group in &symmetry::dig_order(symmetry, 9, minimal, &mut self.random) {
             let kept = cells;
             // Unique without a search when each clue of the group, taken away
             // in turn, is a single of the clues left: they still force it.

@@ -34,16 +34,10 @@ pub(super) fn generate(
     control: &Control<'_>,
 ) -> Option<GeneratedGrid> {
     let solution = random_solution(shape, random, control)?;
-    let mut groups = symmetry.groups_of(shape.size());
-    random.shuffle(&mut groups);
-    let tries = if minimal {
-        groups.len()
-    } else {
-        random.below(groups.len() as u64 + 1) as usize
-    };
+    let groups = super::symmetry::dig_order(symmetry, shape.size(), minimal, random);
     let mut cells = solution.cells().to_vec();
     let mut finished = true;
-    for group in &groups[..tries] {
+    for group in &groups {
         let kept = cells.clone();
         let mut forced = true;
         for &cell in group {

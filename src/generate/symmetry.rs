@@ -1,6 +1,8 @@
 //! The symmetries a generated puzzle may have, and the groups of cells each ties
-//! together: a symmetric puzzle gives either every cell of a group or none.
+//! together: a symmetric puzzle gives either every cell of a group or none;
+//! and the order a dig tries the groups in.
 
+use super::random::Random;
 use crate::board::Board;
 
 /// A symmetry of the pattern of givens.
@@ -92,6 +94,23 @@ impl Symmetry {
     pub fn holds_in(self, cells: &[u8], n: usize) -> bool {
         (0..n * n).all(|cell| (cells[cell] == 0) == (cells[self.image(cell, n)] == 0))
     }
+}
+
+/// The groups of `symmetry` on a grid of side `n` that a dig tries, in random
+/// order: every one for a minimal puzzle, else a random number of them.
+pub(super) fn dig_order(
+    symmetry: Symmetry,
+    n: usize,
+    minimal: bool,
+    random: &mut Random,
+) -> Vec<Vec<u16>> {
+    let mut groups = symmetry.groups_of(n);
+    random.shuffle(&mut groups);
+    if !minimal {
+        let tries = random.below(groups.len() as u64 + 1) as usize;
+        groups.truncate(tries);
+    }
+    groups
 }
 
 #[cfg(test)]

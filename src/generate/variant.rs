@@ -235,14 +235,8 @@ fn dig(
     if minimal && !layout.variant.cages.is_empty() && count(layout, &empty, &bounded) == Some(1) {
         return (empty, true);
     }
-    let mut groups = symmetry.groups_of(layout.size());
-    random.shuffle(&mut groups);
-    let tries = if minimal {
-        groups.len()
-    } else {
-        random.below(groups.len() as u64 + 1) as usize
-    };
-    take_away(layout, solution.to_vec(), &groups[..tries], control)
+    let groups = super::symmetry::dig_order(symmetry, layout.size(), minimal, random);
+    take_away(layout, solution.to_vec(), &groups, control)
 }
 
 /// `cells` (one solution under `layout`) with each group taken away in turn
@@ -296,8 +290,7 @@ fn recaged(
             Some(_) => continue,
             None => return (variant, puzzle, false),
         }
-        let mut groups = symmetry.groups_of(shape.size());
-        random.shuffle(&mut groups);
+        let groups = super::symmetry::dig_order(symmetry, shape.size(), true, random);
         let (fewer, finished) = take_away(&layout, puzzle.clone(), &groups, control);
         if !finished {
             return (variant, puzzle, false);

@@ -3,20 +3,7 @@
 //! killer cages over a solution (connected groups of distinct digits).
 
 use super::Random;
-use crate::board::{Cage, Shape};
-
-/// The cells beside `cell` (up, down, left, right) on a grid of side `n`.
-pub(super) fn beside(cell: usize, n: usize) -> impl Iterator<Item = usize> {
-    let (row, col) = (cell / n, cell % n);
-    [
-        (row > 0).then(|| cell - n),
-        (row + 1 < n).then(|| cell + n),
-        (col > 0).then(|| cell - 1),
-        (col + 1 < n).then(|| cell + 1),
-    ]
-    .into_iter()
-    .flatten()
-}
+use crate::board::{Cage, Shape, connected, neighbours};
 
 /// Random jigsaw regions of `shape`: N regions of N cells, each one piece
 /// (orthogonally connected), as labels 0..N a cell. Starting from the boxes,
@@ -39,7 +26,9 @@ pub fn random_regions(shape: Shape, keep: Option<&[u8]>, random: &mut Random) ->
             break;
         }
         let a = random.below((n * n) as u64) as usize;
-        let near: Vec<usize> = beside(a, n).filter(|&b| regions[b] != regions[a]).collect();
+        let near: Vec<usize> = neighbours(n, a)
+            .filter(|&b| regions[b] != regions[a])
+            .collect();
         if near.is_empty() {
             continue;
         }
@@ -48,7 +37,7 @@ pub fn random_regions(shape: Shape, keep: Option<&[u8]>, random: &mut Random) ->
             regions[near[random.below(near.len() as u64) as usize]],
         );
         let same = |c: usize| keep.is_none_or(|grid| grid[c] == grid[a]);
-        let joins_a = |c: usize| same(c) && beside(c, n).any(|d| d != a && regions[d] == ra);
+        let joins_a = |c: usize| same(c) && neighbours(n, c).any(|d| d != a && regions[d] == ra);
         let offers: Vec<usize> = members[usize::from(rb)]
             .iter()
             .copied()
@@ -59,9 +48,11 @@ pub fn random_regions(shape: Shape, keep: Option<&[u8]>, random: &mut Random) ->
         }
         let c = offers[random.below(offers.len() as u64) as usize];
         trade(&mut regions, &mut members, a, c);
-        if one_piece(&regions, &members[usize::from(ra)], n)
-            && one_piece(&regions, &members[usize::from(rb)], n)
-        {
+        let one_piece = |region: u8| {
+            let cells = &members[usize::from(region)];
+            connected(&regions, n, cells[0]) == cells.len()
+        };
+        if one_piece(ra) && one_piece(rb) {
             traded += 1;
         } else {
             trade(&mut regions, &mut members, a, c);
@@ -80,27 +71,6 @@ fn trade(regions: &mut [u8], members: &mut [Vec<usize>], a: usize, c: usize) {
             list[at] = to;
         }
     }
-}
-
-/// Whether the cells of one region (`cells`, labelled in `regions`) are one
-/// orthogonally connected piece.
-fn one_piece(regions: &[u8], cells: &[usize], n: usize) -> bool {
-    let Some(&start) = cells.first() else {
-        return true;
-    };
-    let region = regions[start];
-    let mut reached = vec![start];
-    let mut next = 0;
-    while next < reached.len() {
-        let cell = reached[next];
-        next += 1;
-        for other in beside(cell, n) {
-            if regions[other] == region && !reached.contains(&other) {
-                reached.push(other);
-            }
-        }
-    }
-    reached.len() == cells.len()
 }
 
 /// Random killer cages over the whole grid of `solution`: from each cell not
@@ -132,7 +102,7 @@ pub fn recage_around(
         .map(|cage| cage.cells.iter().map(|&c| c as usize).collect())
         .collect();
     let owner = owners(&lists, n);
-    let mut others: Vec<usize> = (beside(cell, n).map(|other| owner[other]))
+    let mut others: Vec<usize> = (neighbours(n, cell).map(|other| owner[other]))
         .filter(|&other| other != owner[cell])
         .collect();
     others.sort_unstable();
@@ -175,7 +145,7 @@ fn grow_cages(
             let holds = |cell: usize| cells.iter().any(|&c| solution[c] == solution[cell]);
             let mut frontier: Vec<usize> = cells
                 .iter()
-                .flat_map(|&cell| beside(cell, n))
+                .flat_map(|&cell| neighbours(n, cell))
                 .filter(|&cell| !caged[cell] && !holds(cell))
                 .collect();
             frontier.sort_unstable();
@@ -224,7 +194,7 @@ fn join_lone_cells(cages: &mut [Vec<usize>], n: usize, solution: &[u8], random: 
         let [cell] = cages[lone][..] else {
             continue;
         };
-        let mut hosts: Vec<usize> = beside(cell, n)
+        let mut hosts: Vec<usize> = neighbours(n, cell)
             .map(|other| owner[other])
             .filter(|&host| host != lone && cages[host].len() < n)
             .filter(|&host| cages[host].iter().all(|&c| solution[c] != solution[cell]))

@@ -1,4 +1,3 @@
-use super::shapes::beside;
 use super::*;
 use crate::board::{Cage, Shape, Variant};
 
@@ -135,7 +134,8 @@ fn cages_checked(cages: &[Cage], solution: &[u8], seed: u64) {
         let could_host = |cage: &Cage| {
             cage.cells.len() < 9
                 && (cage.cells.iter()).all(|&c| solution[c as usize] != solution[cell])
-                && (cage.cells.iter()).any(|&c| beside(c as usize, 9).any(|b| b == cell))
+                && (cage.cells.iter())
+                    .any(|&c| crate::board::neighbours(9, c as usize).any(|b| b == cell))
         };
         let (row, col) = (cell / 9 + 1, cell % 9 + 1);
         assert!(

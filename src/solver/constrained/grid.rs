@@ -86,19 +86,6 @@ pub(super) fn members(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
-/// The cells orthogonally next to `cell` on an N x N grid (`size`).
-pub(super) fn neighbours(size: usize, cell: usize) -> impl Iterator<Item = usize> {
-    let (row, col) = (cell / size, cell % size);
-    [
-        (row > 0).then(|| cell - size),
-        (row + 1 < size).then(|| cell + size),
-        (col > 0).then(|| cell - 1),
-        (col + 1 < size).then(|| cell + 1),
-    ]
-    .into_iter()
-    .flatten()
-}
-
 /// Sets the bits of items `0..count` in `bits`, and no others.
 fn fill_to(bits: &mut [u64], count: usize) {
     for (index, word) in bits.iter_mut().enumerate() {

@@ -2,7 +2,8 @@
 //! one. Since neighbours share a row or a column, a neighbour never holds a
 //! digit `d` when every candidate of the cell is `d - 1`, `d` or `d + 1`.
 
-use super::grid::{Constrained, Rule, members, neighbours};
+use super::grid::{Constrained, Rule, members};
+use crate::board::neighbours;
 
 /// The rule on an N x N grid.
 #[derive(Debug)]

@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use super::dirty::{Dirty, Moved};
-use super::grid::{Constrained, neighbours};
+use super::grid::Constrained;
+use crate::board::neighbours;
 use crate::solver::sized::{self, Node, Placed, Strength};
 use crate::solver::{Interrupted, Recorder, Sink, Status};
 
