@@ -42,7 +42,7 @@ fn own_set(name: &str, shape: Shape) -> Vec<(Grid, Grid)> {
 fn sound_techniques(name: &str, shape: Shape) -> BTreeSet<Technique> {
     let mut used = BTreeSet::new();
     for (puzzle, solution) in own_set(name, shape) {
-        let explanation = logic::explain_grid(&puzzle, || true, &|| false);
+        let explanation = logic::explain_grid(&puzzle, None, || true, &|| false);
         let mut cells = puzzle.cells().to_vec();
         for step in &explanation.steps {
             let text = step.describe(shape.size());
@@ -104,7 +104,7 @@ fn a_hint_at_sixteen_marks_wrong_digits_and_gives_a_sound_step() {
     position[empty[0]] = solution.get(empty[0]);
     let wrong_cell = empty[1];
     position[wrong_cell] = solution.get(wrong_cell) % 16 + 1;
-    let hint = logic::hint(&position, &solution);
+    let hint = logic::hint(&position, &solution, None);
     assert_eq!(hint.wrong, [(wrong_cell, position[wrong_cell])]);
     match hint.next {
         Some(Next::Logic(step)) => {
@@ -117,7 +117,7 @@ fn a_hint_at_sixteen_marks_wrong_digits_and_gives_a_sound_step() {
         }
         other => panic!("expected a logical step, got {other:?}"),
     }
-    assert_eq!(logic::hint(solution.cells(), &solution).next, None);
+    assert_eq!(logic::hint(solution.cells(), &solution, None).next, None);
 }
 
 fn rules(box_rows: u32, box_cols: u32, symbols: &str) -> Option<Rules> {
@@ -214,7 +214,7 @@ async fn rate_and_hint_answer_at_six_and_twelve_and_refuse_what_is_not_one_puzzl
             .await
             .unwrap()
             .into_inner();
-        let local = logic::explain_grid(&puzzle, || true, &|| false).rating();
+        let local = logic::explain_grid(&puzzle, None, || true, &|| false).rating();
         assert_eq!(rate.rating, local.value, "{name}");
         assert_eq!(rate.level, local.level().name(), "{name}");
         assert_eq!(rate.needed_search, !local.solved, "{name}");
@@ -306,7 +306,7 @@ async fn rate_explain_and_hint_commands_take_box_and_symbols() {
     let out = stdout(&rated);
     assert_eq!(out.lines().count(), 3, "{out}");
     for ((puzzle, _), line) in set.iter().zip(out.lines()) {
-        let rating = logic::explain_grid(puzzle, || true, &|| false).rating();
+        let rating = logic::explain_grid(puzzle, None, || true, &|| false).rating();
         assert!(line.starts_with(&format!("{:.1} {}", rating.value, rating.level().name())));
     }
     let explained = sudokud(&[&["explain"][..], &box_args].concat(), &lines[0], &[]).await;
@@ -319,7 +319,7 @@ async fn rate_explain_and_hint_commands_take_box_and_symbols() {
     assert!(hint.status.success(), "{}", stderr(&hint));
     let out = stdout(&hint);
     // The step places or removes candidates that agree with the solution.
-    let step = logic::hint(puzzle.cells(), solution).next.unwrap();
+    let step = logic::hint(puzzle.cells(), solution, None).next.unwrap();
     let Next::Logic(step) = step else {
         panic!("expected a logical step")
     };

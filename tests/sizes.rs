@@ -625,7 +625,7 @@ async fn generate_box_makes_unique_symmetric_puzzles_from_a_seed_at_a_level() {
     for line in stdout(&level).lines() {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let (grid, _) = notation.read(fields[0]).unwrap();
-        let rating = sudokud::logic::explain_grid(&grid, || true, &|| false).rating();
+        let rating = sudokud::logic::explain_grid(&grid, None, || true, &|| false).rating();
         assert_eq!(fields[1], format!("{:.1}", rating.value), "{line}");
         assert_eq!(fields[2], "fiendish", "{line}");
         assert!((2.6..=6.0).contains(&rating.value), "{line}");

@@ -3,8 +3,8 @@
 //! by a checker of this file and counted to one), `SolveSteps` (replayed,
 //! `REASON_CONSTRAINT`, resumed), `SolveBatch` and the JSON route;
 //! `TrueCandidates` against an enumeration of this file; bad rules refused
-//! naming their field; the calls that take no variants yet refusing them; and
-//! `sudokud solve --rules`.
+//! naming their field; a classic algorithm refusing them; and `sudokud solve
+//! --rules`. (Explain, Hint and Rate under variants: `explain_variants.rs`.)
 
 mod common;
 
@@ -401,38 +401,9 @@ async fn bad_rules_are_refused_naming_their_field() {
 }
 
 #[tokio::test]
-async fn calls_without_variants_yet_refuse_them_unimplemented() {
+async fn a_classic_algorithm_refuses_variant_rules() {
     let server = common::server::start().await;
     let mut client = server.client.clone();
-    let item = set("x", 1).remove(0);
-    let rules = Some(item.rules.clone());
-    let rate = client
-        .rate(pb::RateRequest {
-            puzzle: item.puzzle.clone(),
-            rules: rules.clone(),
-        })
-        .await
-        .unwrap_err();
-    assert_eq!(rate.code(), Code::Unimplemented);
-    let hint = client
-        .hint(pb::HintRequest {
-            puzzle: item.puzzle.clone(),
-            board: item.puzzle.clone(),
-            rules: rules.clone(),
-        })
-        .await
-        .unwrap_err();
-    assert_eq!(hint.code(), Code::Unimplemented);
-    let explain = client
-        .explain(pb::ExplainRequest {
-            puzzle: item.puzzle,
-            rules,
-            ..Default::default()
-        })
-        .await
-        .unwrap_err();
-    assert_eq!(explain.code(), Code::Unimplemented);
-    // Not silently ignored by a classic algorithm either.
     let item = set("killer", 1).remove(0);
     let status = client
         .solve(pb::SolveRequest {

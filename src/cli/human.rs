@@ -98,7 +98,7 @@ pub(super) fn hint(args: HintArgs) -> CliResult {
     }
     let side = givens.shape().size();
     let name = |cell: usize| CellAt { cell, side };
-    let hint = logic::hint(&position, &solution);
+    let hint = logic::hint(&position, &solution, None);
     if !hint.wrong.is_empty() {
         let wrong: Vec<String> = hint
             .wrong
@@ -301,7 +301,7 @@ fn explained(text: &str, notation: Option<&Notation>) -> Result<Explained, Strin
     let (grid, form) = read_grid(text, notation)?;
     let solution = unique(&grid)?;
     Ok(Explained {
-        explanation: logic::explain_grid(&grid, || true, &|| false),
+        explanation: logic::explain_grid(&grid, None, || true, &|| false),
         solution,
         notation: notation.cloned(),
         form,

@@ -367,14 +367,24 @@ pub fn generated_grid_response(
     rating: Option<&Rating>,
     seed: u64,
 ) -> pb::GenerateResponse {
+    rated(
+        pb::GenerateResponse {
+            minimal: generated.minimal,
+            ..written_grid(notation, &generated.puzzle, &generated.solution, seed)
+        },
+        rating,
+    )
+}
+
+/// `response` with `rating`'s value, level and technique, when it is rated.
+fn rated(response: pb::GenerateResponse, rating: Option<&Rating>) -> pb::GenerateResponse {
     pb::GenerateResponse {
-        minimal: generated.minimal,
         rating: rating.map_or(0.0, |rating| rating.value),
         level: rating.map_or_else(String::new, |rating| rating.level().name().to_owned()),
         technique: rating
             .and_then(|rating| rating.technique)
             .map_or_else(String::new, |technique| technique.name().to_owned()),
-        ..written_grid(notation, &generated.puzzle, &generated.solution, seed)
+        ..response
     }
 }
 
@@ -403,14 +413,18 @@ pub fn generated_variant_response(
     notation: &Notation,
     generated: &GeneratedVariant,
     mut rules: pb::Rules,
+    rating: Option<&Rating>,
     seed: u64,
 ) -> pb::GenerateResponse {
     rules::variant_to_pb(&mut rules, &generated.variant);
-    pb::GenerateResponse {
-        minimal: generated.minimal,
-        rules: Some(rules),
-        ..written_grid(notation, &generated.puzzle, &generated.solution, seed)
-    }
+    rated(
+        pb::GenerateResponse {
+            minimal: generated.minimal,
+            rules: Some(rules),
+            ..written_grid(notation, &generated.puzzle, &generated.solution, seed)
+        },
+        rating,
+    )
 }
 
 /// What one puzzle of a `GenerateMany` request asks for, as a `Generate`

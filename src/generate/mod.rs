@@ -28,7 +28,9 @@ pub use variant::{
     GeneratedVariant, Unmade, VariantRules, is_minimal_variant, random_cages, random_regions,
 };
 
-use crate::board::{Board, CELLS, PEERS, Shape, UNITS, box_of, col_of, row_of};
+use std::sync::Arc;
+
+use crate::board::{Board, CELLS, Layout, PEERS, Shape, UNITS, box_of, col_of, row_of};
 use crate::logic::{Rating, RatingRange};
 use crate::solver::{Algorithm, Control, Search, count_solutions};
 
@@ -116,6 +118,34 @@ impl Generator {
         variant::generate(&mut self.random, rules, symmetry, minimal, control)
     }
 
+    /// The next puzzle under variant `rules` (as [`Generator::next_variant`]),
+    /// rated by the logical solve under its rules within `control` when
+    /// `range` bounds the rating: with its rating when that is in `range`,
+    /// `None` when it is not. Unrated (`None` for the rating) when any
+    /// rating will do: a variant's solve may take a second's trials.
+    pub fn attempt_variant(
+        &mut self,
+        rules: &VariantRules,
+        symmetry: Symmetry,
+        minimal: bool,
+        range: RatingRange,
+        control: &Control<'_>,
+    ) -> Result<Option<(GeneratedVariant, Option<Rating>)>, Unmade> {
+        let made = self.next_variant(rules, symmetry, minimal, control)?;
+        if range == RatingRange::ANY {
+            return Ok(Some((made, None)));
+        }
+        let layout = Arc::new(Layout::new(made.puzzle.shape(), made.variant.clone()));
+        let halted = || control.interrupted().is_some();
+        let explanation =
+            crate::logic::explain_grid(&made.puzzle, Some(&layout), || !halted(), &halted);
+        if let Some(why) = control.interrupted() {
+            return Err(Unmade::Stopped(why));
+        }
+        let rating = explanation.rating();
+        Ok(range.contains(rating.value).then_some((made, Some(rating))))
+    }
+
     /// The next puzzle of `shape` (as [`Generator::next_sized`]), rated by the
     /// logical solve within `control`: with its rating when that is in
     /// `range`, `None` when it is not. A solve `control` stops leaves the
@@ -131,7 +161,8 @@ impl Generator {
     ) -> Result<Option<(GeneratedGrid, Option<Rating>)>, Stopped> {
         let generated = self.next_sized(shape, symmetry, minimal, control)?;
         let halted = || control.interrupted().is_some();
-        let explanation = crate::logic::explain_grid(&generated.puzzle, || !halted(), &halted);
+        let explanation =
+            crate::logic::explain_grid(&generated.puzzle, None, || !halted(), &halted);
         if halted() {
             return (range == RatingRange::ANY)
                 .then_some(Some((generated, None)))

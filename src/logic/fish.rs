@@ -6,7 +6,7 @@ use super::step::{Candidate, LogicStep, Technique};
 
 /// Every fish of `size` lines that removes a candidate.
 pub(super) fn fish<P: Marks>(pencil: &P, size: u32, technique: Technique) -> Vec<LogicStep> {
-    let (n, geometry) = (pencil.size(), pencil.geometry());
+    let n = pencil.size();
     let mut found = Vec::new();
     let mut places = [0u64; 64];
     for digit in 1..=n as u8 {
@@ -27,13 +27,13 @@ pub(super) fn fish<P: Marks>(pencil: &P, size: u32, technique: Technique) -> Vec
                 }
                 // A cover line's position `at` is base line `at`.
                 let eliminations: Vec<Candidate> = members(cover)
-                    .flat_map(|line| cells_at(geometry, covers + line, low_bits(n) & !set))
+                    .flat_map(|line| cells_at(pencil.house(covers + line), low_bits(n) & !set))
                     .filter(has)
                     .map(|cell| (cell, digit))
                     .collect();
                 if !eliminations.is_empty() {
                     let pattern = members(set)
-                        .flat_map(|line| cells_at(geometry, bases + line, low_bits(n)))
+                        .flat_map(|line| cells_at(pencil.house(bases + line), low_bits(n)))
                         .filter(has)
                         .map(|cell| (cell, digit))
                         .collect();

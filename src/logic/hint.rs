@@ -8,7 +8,9 @@ use super::pencil::Pencil;
 use super::step::{Candidate, LogicStep};
 use super::trials::Trials;
 use super::wide::WidePencil;
-use crate::board::{Cell, CellAt, Grid};
+use std::sync::Arc;
+
+use crate::board::{Cell, CellAt, Grid, Layout};
 
 /// A position that changes one of the puzzle's givens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,8 +78,9 @@ pub struct Hint {
 }
 
 /// The hint for `position` (the givens and the player's digits, N x N cells)
-/// of the puzzle whose solution is `solution`, of any shape.
-pub fn hint(position: &[u8], solution: &Grid) -> Hint {
+/// of the puzzle whose solution is `solution`, of any shape, under a
+/// variant's `rules` when given.
+pub fn hint(position: &[u8], solution: &Grid, rules: Option<&Arc<Layout>>) -> Hint {
     let mut right = position.to_vec();
     let mut wrong = Vec::new();
     for (cell, value) in right.iter_mut().enumerate() {
@@ -87,9 +90,10 @@ pub fn hint(position: &[u8], solution: &Grid) -> Hint {
         }
     }
     let right = Grid::with_cells(solution.shape(), right);
-    let next = match right.to_board() {
-        Some(board) => next_from(&Pencil::new(&board), solution),
-        None => next_from(&WidePencil::new(&right), solution),
+    let next = match (rules, right.to_board()) {
+        (Some(layout), _) => next_from(&WidePencil::with_rules(&right, layout), solution),
+        (None, Some(board)) => next_from(&Pencil::new(&board), solution),
+        (None, None) => next_from(&WidePencil::new(&right), solution),
     };
     Hint { wrong, next }
 }

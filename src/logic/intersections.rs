@@ -1,15 +1,16 @@
 //! Locked candidates: pointing (a box's places for a digit on one line) and
-//! claiming (a line's places for a digit in one box).
+//! claiming (a line's places for a digit in one box). Under a variant's rules,
+//! the places of a digit in any house take it from every cell that sees them
+//! all: pointing when the house is no row or column, claiming when it is one.
 
-use super::marks::{Marks, cells_at, low_bits};
+use super::marks::{Marks, bit, cells_at, low_bits};
 use super::step::{Candidate, LogicStep, Technique};
-use crate::board::{Geometry, Shape};
+use crate::board::Shape;
 
-/// The cells of `unit` at the positions `places`, as candidates of `digit`.
-fn at(geometry: &Geometry, unit: usize, places: u64, digit: u8) -> Vec<Candidate> {
-    cells_at(geometry, unit, places)
-        .map(|cell| (cell, digit))
-        .collect()
+/// The cells of a house (`cells`) at the positions `places`, as candidates
+/// of `digit`.
+fn at(cells: &[u16], places: u64, digit: u8) -> Vec<Candidate> {
+    cells_at(cells, places).map(|cell| (cell, digit)).collect()
 }
 
 /// The positions `first, first + step, ...`, `count` of them.
@@ -57,7 +58,10 @@ fn covers(shape: Shape, base: usize, places: u64) -> [Option<(usize, u64)>; 2] {
 /// that holds every place of a digit in the base and still has the digit
 /// elsewhere: the rest of the other unit loses it.
 fn locked<P: Marks>(pencil: &P, boxes: bool, technique: Technique) -> Vec<LogicStep> {
-    let (shape, geometry) = (pencil.shape(), pencil.geometry());
+    if pencil.rules().is_some() {
+        return seen_by_all(pencil, boxes, technique);
+    }
+    let shape = pencil.shape();
     let n = shape.size();
     let bases = if boxes { 2 * n..3 * n } else { 0..2 * n };
     let mut found = Vec::new();
@@ -72,10 +76,45 @@ fn locked<P: Marks>(pencil: &P, boxes: bool, technique: Technique) -> Vec<LogicS
                 if outside != 0 {
                     found.push(LogicStep::eliminating(
                         technique,
-                        at(geometry, base, places, digit),
-                        at(geometry, cover, outside, digit),
+                        at(pencil.house(base), places, digit),
+                        at(pencil.house(cover), outside, digit),
                     ));
                 }
+            }
+        }
+    }
+    found
+}
+
+/// Every house of a variant (a row or column when not `boxes`, any other
+/// house when it is) whose places for a digit are all seen by cells outside
+/// it that still hold the digit: those cells lose it.
+fn seen_by_all<P: Marks>(pencil: &P, boxes: bool, technique: Technique) -> Vec<LogicStep> {
+    let n = pencil.size();
+    let mut found = Vec::new();
+    for base in (0..pencil.house_count()).filter(|&unit| (unit >= 2 * n) == boxes) {
+        let cells = pencil.house(base);
+        for digit in 1..=n as u8 {
+            let places = pencil.places(base, digit);
+            if places.count_ones() < 2 {
+                continue;
+            }
+            let mut held = cells_at(cells, places);
+            let Some(first) = held.next() else {
+                continue;
+            };
+            let eliminations: Vec<Candidate> = pencil
+                .peers_of(first)
+                .iter()
+                .map(|&peer| usize::from(peer))
+                .filter(|&cell| pencil.candidates(cell) & bit(digit) != 0)
+                .filter(|&cell| !cells.contains(&(cell as u16)))
+                .filter(|&cell| held.clone().all(|place| pencil.sees(cell, place)))
+                .map(|cell| (cell, digit))
+                .collect();
+            if !eliminations.is_empty() {
+                let pattern = at(cells, places, digit);
+                found.push(LogicStep::eliminating(technique, pattern, eliminations));
             }
         }
     }
@@ -100,7 +139,7 @@ mod tests {
     fn by_cells(shape: Shape, base: usize, places: u64) -> Vec<(usize, u64)> {
         let geometry = shape.geometry();
         let n = shape.size();
-        let cells: Vec<usize> = cells_at(geometry, base, places).collect();
+        let cells: Vec<usize> = cells_at(geometry.unit(base), places).collect();
         let others = if base >= 2 * n {
             0..2 * n
         } else {

@@ -7,8 +7,10 @@ use super::pencil::Pencil;
 use super::step::{LogicStep, Technique};
 use super::trials::{Depth, Trials};
 use super::wide::WidePencil;
-use super::{fish, intersections, links, singles, subsets, uniqueness, wings};
-use crate::board::{Board, Grid};
+use super::{cages, fish, intersections, lines, links, singles, subsets, uniqueness, wings};
+use std::sync::Arc;
+
+use crate::board::{Board, Grid, Layout};
 
 /// The easiest step the ladder finds on `pencil`, if any.
 pub fn next_step(pencil: &Pencil) -> Option<LogicStep> {
@@ -71,16 +73,19 @@ fn find_with<P: Trials>(
 ) -> Option<LogicStep> {
     use Technique::*;
     let first = |steps: Vec<LogicStep>| steps.into_iter().next();
-    let (boxes, houses) = (2 * pencil.size()..3 * pencil.size(), 0..3 * pencil.size());
     match technique {
         FullHouse => singles::full_house(pencil),
         HiddenSingleBox => singles::hidden_single(pencil, true),
         HiddenSingleLine => singles::hidden_single(pencil, false),
         NakedSingle => singles::naked_single(pencil),
-        DirectPointing => direct(pencil, found.pointing(pencil), technique, boxes),
-        DirectClaiming => direct(pencil, found.claiming(pencil), technique, boxes),
-        DirectHiddenPair => direct(pencil, found.hidden_pairs(pencil), technique, houses),
-        DirectHiddenTriple => direct(pencil, found.hidden_triples(pencil), technique, houses),
+        Thermometer => lines::thermometer(pencil),
+        NonConsecutive => lines::non_consecutive(pencil),
+        CageCombination => cages::cage_combination(pencil),
+        InniesOuties => cages::innies_outies(pencil),
+        DirectPointing => direct(pencil, found.pointing(pencil), technique, true),
+        DirectClaiming => direct(pencil, found.claiming(pencil), technique, true),
+        DirectHiddenPair => direct(pencil, found.hidden_pairs(pencil), technique, false),
+        DirectHiddenTriple => direct(pencil, found.hidden_triples(pencil), technique, false),
         Pointing => found.pointing(pencil).first().cloned(),
         Claiming => found.claiming(pencil).first().cloned(),
         NakedPair => first(subsets::naked(pencil, 2, technique)),
@@ -96,26 +101,30 @@ fn find_with<P: Trials>(
         TwoStringKite => first(links::two_links(pencil, true, technique)),
         XyWing => first(wings::wings(pencil, false, technique)),
         XyzWing => first(wings::wings(pencil, true, technique)),
-        UniqueRectangle => first(uniqueness::unique_rectangles(pencil)),
-        BugPlusOne => uniqueness::bug_plus_one(pencil),
+        UniqueRectangle if pencil.uniqueness_holds() => {
+            first(uniqueness::unique_rectangles(pencil))
+        }
+        BugPlusOne if pencil.uniqueness_holds() => uniqueness::bug_plus_one(pencil),
+        UniqueRectangle | BugPlusOne => None,
         ForcingXChain => pencil.contradiction(Depth::OneDigit, technique, stop),
         ForcingChain => pencil.contradiction(Depth::Singles, technique, stop),
         DynamicForcingChain => pencil.contradiction(Depth::Locked, technique, stop),
     }
 }
 
-/// The first of `steps` whose eliminations leave a hidden single in one of
-/// `units`, as a step of `technique` that makes them and places the single.
+/// The first of `steps` whose eliminations leave a hidden single in a house
+/// (a box or region when `boxes`), as a step of `technique` that makes them
+/// and places the single.
 /// Pointing and claiming count singles in boxes only: that is what agrees with
 /// Sudoku Explainer's direct forms (measured against `serate`).
 fn direct<P: Marks>(
     pencil: &P,
     steps: &[LogicStep],
     technique: Technique,
-    units: std::ops::Range<usize>,
+    boxes: bool,
 ) -> Option<LogicStep> {
     steps.iter().find_map(|step| {
-        let single = singles::revealed_single(pencil, step, units.clone())?;
+        let single = singles::revealed_single(pencil, step, boxes)?;
         Some(LogicStep {
             technique,
             rating: technique.rating(),
@@ -163,14 +172,19 @@ pub fn explain_while(board: &Board, go_on: impl FnMut() -> bool) -> Explanation 
     solve(Pencil::new(board), go_on, &|| false)
 }
 
-/// The logical solve of a grid of any shape, asking `go_on` before each step
+/// The logical solve of a grid of any shape, under a variant's `rules` when
+/// given (the layout of the grid's shape), asking `go_on` before each step
 /// and `stop` within the longest ones: a solve either stops ends where it
 /// was, neither solved nor stuck.
 pub fn explain_grid(
     grid: &Grid,
+    rules: Option<&Arc<Layout>>,
     go_on: impl FnMut() -> bool,
     stop: &dyn Fn() -> bool,
 ) -> Explanation {
+    if let Some(layout) = rules {
+        return solve(WidePencil::with_rules(grid, layout), go_on, stop);
+    }
     match grid.to_board() {
         Some(board) => solve(Pencil::new(&board), go_on, stop),
         None => solve(WidePencil::new(grid), go_on, stop),

@@ -4,18 +4,18 @@
 //! lines, B and C sharing a line across them; 2-String Kite: one in a row, one in
 //! a column, B and C sharing a box.
 
-use super::marks::{Marks, bit, cells_at, sees};
+use super::marks::{Marks, bit, cells_at};
 use super::step::{Candidate, LogicStep, Technique};
 
 /// The strong links of `digit` in rows (`rows`) or columns: their two cells.
 fn strong_links<P: Marks>(pencil: &P, digit: u8, rows: bool) -> Vec<(usize, usize)> {
-    let (n, geometry) = (pencil.size(), pencil.geometry());
+    let n = pencil.size();
     let units = if rows { 0..n } else { n..2 * n };
     units
         .filter_map(|unit| {
             let places = pencil.places(unit, digit);
             (places.count_ones() == 2).then(|| {
-                let mut cells = cells_at(geometry, unit, places);
+                let mut cells = cells_at(pencil.house(unit), places);
                 (cells.next().unwrap_or(0), cells.next().unwrap_or(0))
             })
         })
@@ -28,9 +28,9 @@ pub(super) fn two_links<P: Marks>(pencil: &P, kite: bool, technique: Technique) 
     let (row_of, col_of, box_of) = (
         |cell| shape.row_of(cell),
         |cell| shape.col_of(cell),
-        |cell| shape.box_of(cell),
+        |cell| pencil.area_of(cell),
     );
-    let sees = |a, b| sees(shape, a, b);
+    let sees = |a, b| pencil.sees(a, b);
     let mut found = Vec::new();
     for digit in 1..=shape.size() as u8 {
         let rows = strong_links(pencil, digit, true);

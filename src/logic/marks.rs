@@ -4,7 +4,7 @@
 //! masks. Houses are numbered as [`Geometry`] numbers them: rows 0..N, columns
 //! N..2N, boxes 2N..3N, each house's cells in row-major order.
 
-use crate::board::{Cell, Geometry, Shape};
+use crate::board::{Cell, Geometry, Shape, Variant};
 
 /// A pencil-mark grid: each cell's digit, or the digits it may still hold.
 pub trait Marks: Clone {
@@ -26,9 +26,64 @@ pub trait Marks: Clone {
     /// Takes `digit` from the candidates of `cell`, if it is one.
     fn eliminate(&mut self, cell: Cell, digit: u8);
 
-    /// The houses and peers of the grid's shape.
+    /// The rows, columns and boxes of the grid's shape: what the defaults of
+    /// the house methods below read. A grid with other houses (a variant's)
+    /// overrides every one of them, and techniques call those, never this.
     fn geometry(&self) -> &'static Geometry {
         self.shape().geometry()
+    }
+
+    /// How many houses there are: 3N (rows, columns, boxes) but for a variant.
+    fn house_count(&self) -> usize {
+        3 * self.size()
+    }
+
+    /// The cells of house `unit`, N of them.
+    fn house(&self, unit: usize) -> &[u16] {
+        self.geometry().unit(unit)
+    }
+
+    /// The houses `cell` is in.
+    fn houses_of(&self, cell: Cell) -> &[u16] {
+        &self.geometry().houses[cell]
+    }
+
+    /// The cells that may not hold `cell`'s digit.
+    fn peers_of(&self, cell: Cell) -> &[u16] {
+        self.geometry().peers_of(cell)
+    }
+
+    /// True when two different cells may not hold the same digit.
+    fn sees(&self, a: Cell, b: Cell) -> bool {
+        sees(self.shape(), a, b)
+    }
+
+    /// True when house `unit` is a box (or a jigsaw region).
+    fn is_area(&self, unit: usize) -> bool {
+        unit / self.size() == 2
+    }
+
+    /// The box (or jigsaw region) of `cell`.
+    fn area_of(&self, cell: Cell) -> usize {
+        self.shape().box_of(cell)
+    }
+
+    /// The variant rules beyond the houses and peers (cage sums,
+    /// thermometers, neighbours), when the grid has any.
+    fn rules(&self) -> Option<&Variant> {
+        None
+    }
+
+    /// True when the puzzle's rules keep the uniqueness techniques sound:
+    /// rows, columns and boxes or jigsaw regions, and nothing else.
+    fn uniqueness_holds(&self) -> bool {
+        self.rules().is_none_or(|rules| {
+            Variant {
+                regions: None,
+                ..rules.clone()
+            }
+            .is_classic()
+        })
     }
 
     /// N: digits, and cells in a house.
@@ -43,8 +98,7 @@ pub trait Marks: Clone {
 
     /// True when `digit` already stands in house `unit`.
     fn holds(&self, unit: usize, digit: u8) -> bool {
-        self.geometry()
-            .unit(unit)
+        self.house(unit)
             .iter()
             .any(|&cell| self.value(usize::from(cell)) == digit)
     }
@@ -95,13 +149,8 @@ pub fn subsets(mask: u64, size: u32) -> impl Iterator<Item = u64> {
     })
 }
 
-/// The cells of house `unit` at the positions `places`.
-pub fn cells_at(
-    geometry: &Geometry,
-    unit: usize,
-    places: u64,
-) -> impl Iterator<Item = Cell> + Clone {
-    let cells = geometry.unit(unit);
+/// The cells of a house (`cells`) at the positions `places`.
+pub fn cells_at(cells: &[u16], places: u64) -> impl Iterator<Item = Cell> + Clone + '_ {
     members(places).map(move |at| usize::from(cells[at]))
 }
 

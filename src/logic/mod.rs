@@ -9,14 +9,20 @@
 //! - `marks`: what every technique reads and changes on a pencil-mark grid of
 //!   any size, so each technique is written once;
 //! - `pencil`: the 9x9 pencil-mark grid, units and peers; `wide`: the grid of
-//!   every other shape;
+//!   every other shape and of every variant, its houses and peers from
+//!   `houses` (the shape's, or a variant's layout);
 //! - `trials`: what the contradiction rungs share; `forcing` has the 9x9
 //!   trials on bitboards, `wide_trials` those of the other shapes;
 //! - `step`: techniques with their ratings, and `LogicStep`;
 //! - `rating`: a puzzle's rating, the counts per technique, the level names;
 //! - `hint`: a player's wrong digits and the next step from their position;
 //! - `singles`, `intersections`, `subsets`, `fish`, `links`, `wings`,
-//!   `uniqueness`: the techniques.
+//!   `uniqueness`: the techniques, written over houses so that they hold under
+//!   a variant's (its peers too: a knight's move away, a cage mate); the
+//!   uniqueness ones only where no rule but regions is added;
+//! - `cages`, `lines`: the variants' own techniques (cage combinations,
+//!   innies and outies, thermometers, non-consecutive neighbours), which the
+//!   contradiction trials also move by.
 //!
 //! Not yet on the ladder (issue 14 goes on): unique rectangles of types 2 to 6
 //! and unique loops, BUG types 2 to 4, aligned pair and triplet exclusion, the
@@ -26,11 +32,14 @@
 //! `forcing` stand in for the chains (same tiers, length-rated); a puzzle they
 //! cannot crack rates [`BEYOND_LADDER`].
 
+mod cages;
 mod fish;
 mod forcing;
 mod hint;
+mod houses;
 mod intersections;
 mod ladder;
+mod lines;
 mod links;
 mod marks;
 mod pencil;

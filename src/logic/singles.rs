@@ -3,16 +3,17 @@
 use super::marks::{Marks, cells_at};
 use super::step::{LogicStep, Technique};
 
-/// The first digit with one place left in a box (`boxes`) or in a row or column.
+/// The first digit with one place left in a box or region (`boxes`), or in
+/// any other house (a row, a column, a variant's diagonal, window, extra
+/// region or cage of N cells).
 pub(super) fn hidden_single<P: Marks>(pencil: &P, boxes: bool) -> Option<LogicStep> {
     let n = pencil.size();
-    let geometry = pencil.geometry();
-    let units = if boxes { 2 * n..3 * n } else { 0..2 * n };
+    let units = (0..pencil.house_count()).filter(|&unit| pencil.is_area(unit) == boxes);
     for unit in units {
         for digit in 1..=n as u8 {
             let places = pencil.places(unit, digit);
             if places.count_ones() == 1 && !pencil.holds(unit, digit) {
-                let cell = cells_at(geometry, unit, places).next()?;
+                let cell = cells_at(pencil.house(unit), places).next()?;
                 let technique = if boxes {
                     Technique::HiddenSingleBox
                 } else {
@@ -38,10 +39,9 @@ pub(super) fn naked_single<P: Marks>(pencil: &P) -> Option<LogicStep> {
 
 /// The first unit with one empty cell left: its missing digit goes there.
 pub(super) fn full_house<P: Marks>(pencil: &P) -> Option<LogicStep> {
-    let geometry = pencil.geometry();
-    (0..3 * pencil.size()).find_map(|unit| {
-        let mut empty = geometry
-            .unit(unit)
+    (0..pencil.house_count()).find_map(|unit| {
+        let mut empty = pencil
+            .house(unit)
             .iter()
             .map(|&c| usize::from(c))
             .filter(|&c| pencil.value(c) == 0);
@@ -57,27 +57,27 @@ pub(super) fn full_house<P: Marks>(pencil: &P) -> Option<LogicStep> {
     })
 }
 
-/// The hidden single that `step`'s eliminations leave, if any: a unit holding an
-/// eliminated cell where an eliminated digit had two places or more and has one.
+/// The hidden single that `step`'s eliminations leave, if any: a house (a box
+/// or region only when `boxes`) holding an eliminated cell where an
+/// eliminated digit had two places or more and has one.
 pub(super) fn revealed_single<P: Marks>(
     pencil: &P,
     step: &LogicStep,
-    units: std::ops::Range<usize>,
+    boxes: bool,
 ) -> Option<(usize, u8)> {
-    let geometry = pencil.geometry();
     let mut after = pencil.clone();
     for &(cell, digit) in &step.eliminations {
         after.eliminate(cell, digit);
     }
-    for unit in units {
-        let cells = geometry.unit(unit);
+    for unit in (0..pencil.house_count()).filter(|&unit| !boxes || pencil.is_area(unit)) {
+        let cells = pencil.house(unit);
         for &(cell, digit) in &step.eliminations {
             if !cells.contains(&(cell as u16)) || pencil.holds(unit, digit) {
                 continue;
             }
             let places = after.places(unit, digit);
             if places.count_ones() == 1 && pencil.places(unit, digit).count_ones() > 1 {
-                return cells_at(geometry, unit, places).next().map(|c| (c, digit));
+                return cells_at(cells, places).next().map(|c| (c, digit));
             }
         }
     }

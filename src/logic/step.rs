@@ -4,21 +4,38 @@
 
 use crate::board::{Cell, CellAt};
 
-/// The techniques of the ladder, easiest first, with Sudoku Explainer's ratings.
+/// The techniques of the ladder, easiest first, with Sudoku Explainer's
+/// ratings. The variants' own techniques (thermometer, non-consecutive, cage
+/// combination, innies and outies) have none there: they are rated here
+/// among the simple ones, where the community places them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Technique {
     /// The last empty cell of a row, column or box.
     FullHouse,
     /// The last place of a digit in a box.
     HiddenSingleBox,
-    /// The last place of a digit in a row or column.
+    /// The last place of a digit in a row or column (or a variant's other
+    /// houses: diagonals, windows, extra regions, cages of N cells).
     HiddenSingleLine,
+    /// Variants: digits rise along a thermometer, so each cell holds more
+    /// than the least its bulb side can and less than the most its tip side can.
+    Thermometer,
+    /// Variants: orthogonal neighbours differ by more than one, so a cell
+    /// whose every candidate is within one of a digit takes it from them.
+    NonConsecutive,
     /// Pointing whose eliminations leave a hidden single, placed at once.
     DirectPointing,
     /// Claiming whose eliminations leave a hidden single, placed at once.
     DirectClaiming,
     /// A hidden pair whose eliminations leave a hidden single, placed at once.
     DirectHiddenPair,
+    /// Killer: the digits a cage's sum leaves its cells, or a digit every
+    /// filling of a cage uses, taken from the cells that see all its places.
+    CageCombination,
+    /// Killer: innies and outies of a house or a run of rows or columns (the
+    /// 45 rule): the cells its whole cages leave over, or those of cages
+    /// sticking out of it, add up to a known sum.
+    InniesOuties,
     /// The last candidate of a cell.
     NakedSingle,
     /// A hidden triple whose eliminations leave a hidden single, placed at once.
@@ -71,13 +88,17 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique of the ladder, in the order the solver tries them.
-    pub const LADDER: [Technique; 28] = [
+    pub const LADDER: [Technique; 32] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
+        Technique::Thermometer,
+        Technique::NonConsecutive,
         Technique::DirectPointing,
         Technique::DirectClaiming,
         Technique::DirectHiddenPair,
+        Technique::CageCombination,
+        Technique::InniesOuties,
         Technique::NakedSingle,
         Technique::DirectHiddenTriple,
         Technique::Pointing,
@@ -108,9 +129,13 @@ impl Technique {
             Technique::FullHouse => 1.0,
             Technique::HiddenSingleBox => 1.2,
             Technique::HiddenSingleLine => 1.5,
+            Technique::Thermometer => 1.6,
+            Technique::NonConsecutive => 1.6,
             Technique::DirectPointing => 1.7,
             Technique::DirectClaiming => 1.9,
             Technique::DirectHiddenPair => 2.0,
+            Technique::CageCombination => 2.1,
+            Technique::InniesOuties => 2.2,
             Technique::NakedSingle => 2.3,
             Technique::DirectHiddenTriple => 2.5,
             Technique::Pointing => 2.6,
@@ -142,9 +167,13 @@ impl Technique {
             Technique::FullHouse => "full house",
             Technique::HiddenSingleBox => "hidden single (box)",
             Technique::HiddenSingleLine => "hidden single (row or column)",
+            Technique::Thermometer => "thermometer",
+            Technique::NonConsecutive => "non-consecutive",
             Technique::DirectPointing => "direct pointing",
             Technique::DirectClaiming => "direct claiming",
             Technique::DirectHiddenPair => "direct hidden pair",
+            Technique::CageCombination => "cage combination",
+            Technique::InniesOuties => "innies and outies",
             Technique::NakedSingle => "naked single",
             Technique::DirectHiddenTriple => "direct hidden triple",
             Technique::Pointing => "pointing",

@@ -14,11 +14,11 @@ fn eligible(sets: &[u64], size: u32) -> u64 {
 
 /// Every naked subset of `size` cells in a unit that removes a candidate.
 pub(super) fn naked<P: Marks>(pencil: &P, size: u32, technique: Technique) -> Vec<LogicStep> {
-    let (n, geometry) = (pencil.size(), pencil.geometry());
+    let n = pencil.size();
     let mut candidates = [0u64; 64];
     let mut found = Vec::new();
-    for unit in 0..3 * n {
-        let cells = geometry.unit(unit);
+    for unit in 0..pencil.house_count() {
+        let cells = pencil.house(unit);
         for (at, &cell) in cells.iter().enumerate() {
             candidates[at] = pencil.candidates(usize::from(cell));
         }
@@ -52,10 +52,10 @@ pub(super) fn naked<P: Marks>(pencil: &P, size: u32, technique: Technique) -> Ve
 
 /// Every hidden subset of `size` digits in a unit that removes a candidate.
 pub(super) fn hidden<P: Marks>(pencil: &P, size: u32, technique: Technique) -> Vec<LogicStep> {
-    let (n, geometry) = (pencil.size(), pencil.geometry());
+    let n = pencil.size();
     let mut places = [0u64; 64];
     let mut found = Vec::new();
-    for unit in 0..3 * n {
+    for unit in 0..pencil.house_count() {
         for (d, places) in places[..n].iter_mut().enumerate() {
             *places = pencil.places(unit, d as u8 + 1);
         }
@@ -69,7 +69,7 @@ pub(super) fn hidden<P: Marks>(pencil: &P, size: u32, technique: Technique) -> V
                 continue;
             }
             let kept = members(set).fold(0, |kept, d| kept | bit(d as u8 + 1));
-            let in_cells = cells_at(geometry, unit, cells);
+            let in_cells = cells_at(pencil.house(unit), cells);
             let listed = |digits_of: &dyn Fn(u64) -> u64| -> Vec<Candidate> {
                 in_cells
                     .clone()

@@ -3,12 +3,14 @@
 //! ended, the grids that bring their own trials ([`Trials`]), and the rating of
 //! the step a contradiction makes, with Sudoku Explainer's length modifier.
 
-use super::intersections;
 use super::marks::Marks;
 use super::step::{LogicStep, Technique};
+use super::{cages, intersections, lines};
 use crate::board::Cell;
 
-/// What the propagation after an assumption may use.
+/// What the propagation after an assumption may use. Under a variant's
+/// rules, the rules that are no house (thermometers, neighbours, cage sums,
+/// innies and outies) move too at every depth but `OneDigit`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Depth {
     /// Hidden singles of the assumed digit only.
@@ -62,6 +64,30 @@ pub(super) trait Forcing {
     /// Takes `digit` from the candidates of `cell`, noting the same.
     fn eliminate(&mut self, cell: Cell, digit: u8);
 
+    /// Makes the moves of one step of a variant's rules that are no house
+    /// (thermometers, neighbours, cage sums, innies and outies); false when
+    /// there is none.
+    fn rule_move(&mut self) -> bool {
+        let grid = self.grid();
+        if grid.rules().is_none() {
+            return false;
+        }
+        let step = lines::thermometer(grid)
+            .or_else(|| lines::non_consecutive(grid))
+            .or_else(|| cages::cage_combination(grid))
+            .or_else(|| cages::innies_outies(grid));
+        let Some(step) = step else {
+            return false;
+        };
+        for &(cell, digit) in &step.placements {
+            self.place(cell, digit);
+        }
+        for &(cell, digit) in &step.eliminations {
+            self.eliminate(cell, digit);
+        }
+        true
+    }
+
     /// Makes the eliminations of one pointing or claiming; false when there is none.
     fn locked(&mut self) -> bool {
         let grid = self.grid();
@@ -95,6 +121,7 @@ impl<T: Forcing> Attempt for T {
             }
             match self.next_single() {
                 Some((cell, digit)) => self.place(cell, digit),
+                None if depth != Depth::OneDigit && self.rule_move() => {}
                 None if depth == Depth::Locked && self.locked() => {}
                 None => return Trial::Held,
             }

@@ -18,7 +18,7 @@ pub(super) fn unique_rectangles<P: Marks>(pencil: &P) -> Vec<LogicStep> {
             for c1 in 0..n {
                 for c2 in c1 + 1..n {
                     let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
-                    let boxes = corners.map(|cell| shape.box_of(cell));
+                    let boxes = corners.map(|cell| pencil.area_of(cell));
                     let two_boxes = (boxes[0] == boxes[1]) != (boxes[0] == boxes[2]);
                     if two_boxes && let Some(step) = rectangle(pencil, corners) {
                         found.push(step);
@@ -72,11 +72,11 @@ pub(super) fn bug_plus_one<P: Marks>(pencil: &P) -> Option<LogicStep> {
         }
     }
     let cell = extra?;
-    let units = [
-        shape.row_of(cell),
-        n + shape.col_of(cell),
-        2 * n + shape.box_of(cell),
-    ];
+    let units: Vec<usize> = pencil
+        .houses_of(cell)
+        .iter()
+        .map(|&u| usize::from(u))
+        .collect();
     let digit = digits(pencil.candidates(cell)).find(|&digit| {
         units
             .iter()
@@ -84,7 +84,7 @@ pub(super) fn bug_plus_one<P: Marks>(pencil: &P) -> Option<LogicStep> {
     })?;
     // The grave: without that candidate, every digit not yet placed in a unit
     // has exactly two places there.
-    let grave = (0..3 * n).all(|unit| {
+    let grave = (0..pencil.house_count()).all(|unit| {
         (1..=n as u8).all(|d| {
             let places = pencil.places(unit, d).count_ones();
             let extra = u32::from(d == digit && units.contains(&unit));

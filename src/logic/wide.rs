@@ -1,15 +1,19 @@
-//! The pencil-mark grid of any shape other than 9x9 (4x4 to 64x64): the same
-//! grid as `pencil.rs`'s, its tables from the shape's [`Geometry`] and its sets
-//! 64 bits wide. Knows nothing of techniques.
+//! The pencil-mark grid of any shape other than 9x9 (4x4 to 64x64), and of
+//! every variant: the same grid as `pencil.rs`'s, its houses and peers the
+//! shape's or the variant's ([`Houses`]) and its sets 64 bits wide. Knows
+//! nothing of techniques.
 
+use std::sync::Arc;
+
+use super::houses::Houses;
 use super::marks::{Marks, bit, digits};
-use crate::board::{Cell, Geometry, Grid, Shape};
+use crate::board::{Cell, Grid, Layout, Shape, Variant};
 
 /// A pencil-mark grid of any shape.
 #[derive(Debug)]
 pub struct WidePencil {
     shape: Shape,
-    geometry: &'static Geometry,
+    houses: Houses,
     /// The digit of each cell, 0 when empty.
     values: Vec<u8>,
     /// The candidates of each empty cell (0 for a filled one).
@@ -20,23 +24,34 @@ pub struct WidePencil {
 }
 
 impl WidePencil {
-    /// The grid of `grid`: each empty cell holds every digit no peer holds.
+    /// The grid of `grid` under the rules of its shape: each empty cell holds
+    /// every digit no peer holds.
     pub fn new(grid: &Grid) -> WidePencil {
+        WidePencil::with_houses(grid, Houses::Shape(grid.shape().geometry()))
+    }
+
+    /// The grid of `grid` (cells of `layout`'s shape) under `layout`'s rules:
+    /// each empty cell holds every digit no peer holds (the rules that are no
+    /// house take nothing yet: their steps do).
+    pub fn with_rules(grid: &Grid, layout: &Arc<Layout>) -> WidePencil {
+        WidePencil::with_houses(grid, Houses::of(layout))
+    }
+
+    fn with_houses(grid: &Grid, houses: Houses) -> WidePencil {
         let shape = grid.shape();
-        let geometry = shape.geometry();
         let n = shape.size();
         let mut pencil = WidePencil {
             shape,
-            geometry,
             values: grid.cells().to_vec(),
             candidates: vec![0; shape.cells()],
-            places: vec![0; 3 * n * n],
+            places: vec![0; houses.count() * n],
+            houses,
         };
         for cell in 0..shape.cells() {
             if pencil.values[cell] != 0 {
                 continue;
             }
-            let taken = geometry.peers_of(cell).iter().fold(0, |taken, &peer| {
+            let taken = pencil.houses.peers_of(cell).iter().fold(0, |taken, &peer| {
                 taken | bit(pencil.values[usize::from(peer)])
             });
             let candidates = shape.all_digits() & !taken;
@@ -53,7 +68,7 @@ impl WidePencil {
     fn mark(&mut self, cell: Cell, digit: u8, on: bool) {
         let n = self.shape.size();
         let d = usize::from(digit - 1);
-        let (houses, positions) = (&self.geometry.houses[cell], &self.geometry.positions[cell]);
+        let (houses, positions) = (self.houses.houses_of(cell), self.houses.positions_of(cell));
         for (&unit, &at) in houses.iter().zip(positions) {
             let places = &mut self.places[usize::from(unit) * n + d];
             if on {
@@ -69,7 +84,7 @@ impl Clone for WidePencil {
     fn clone(&self) -> WidePencil {
         WidePencil {
             shape: self.shape,
-            geometry: self.geometry,
+            houses: self.houses.clone(),
             values: self.values.clone(),
             candidates: self.candidates.clone(),
             places: self.places.clone(),
@@ -79,7 +94,7 @@ impl Clone for WidePencil {
     /// Copies into the buffers already held (a trial starts this way).
     fn clone_from(&mut self, source: &WidePencil) {
         self.shape = source.shape;
-        self.geometry = source.geometry;
+        self.houses.clone_from(&source.houses);
         self.values.clone_from(&source.values);
         self.candidates.clone_from(&source.candidates);
         self.places.clone_from(&source.places);
@@ -91,8 +106,36 @@ impl Marks for WidePencil {
         self.shape
     }
 
-    fn geometry(&self) -> &'static Geometry {
-        self.geometry
+    fn house_count(&self) -> usize {
+        self.houses.count()
+    }
+
+    fn house(&self, unit: usize) -> &[u16] {
+        self.houses.house(unit)
+    }
+
+    fn houses_of(&self, cell: Cell) -> &[u16] {
+        self.houses.houses_of(cell)
+    }
+
+    fn peers_of(&self, cell: Cell) -> &[u16] {
+        self.houses.peers_of(cell)
+    }
+
+    fn sees(&self, a: Cell, b: Cell) -> bool {
+        self.houses.sees(a, b)
+    }
+
+    fn is_area(&self, unit: usize) -> bool {
+        self.houses.is_area(unit)
+    }
+
+    fn area_of(&self, cell: Cell) -> usize {
+        self.houses.area_of(cell)
+    }
+
+    fn rules(&self) -> Option<&Variant> {
+        self.houses.rules()
     }
 
     fn value(&self, cell: Cell) -> u8 {
@@ -112,8 +155,8 @@ impl Marks for WidePencil {
             self.eliminate(cell, other);
         }
         self.values[cell] = digit;
-        let geometry = self.geometry;
-        for &peer in geometry.peers_of(cell) {
+        let houses = self.houses.clone();
+        for &peer in houses.peers_of(cell) {
             self.eliminate(usize::from(peer), digit);
         }
     }
@@ -141,12 +184,11 @@ mod tests {
 
     /// The places of every digit in every house, counted from the candidates.
     fn recount(pencil: &WidePencil) -> Vec<u64> {
-        let geometry = pencil.geometry();
         let n = pencil.size();
-        (0..3 * n)
+        (0..pencil.house_count())
             .flat_map(|unit| (1..=n as u8).map(move |digit| (unit, digit)))
             .map(|(unit, digit)| {
-                let cells = geometry.unit(unit);
+                let cells = pencil.house(unit);
                 (0..n)
                     .filter(|&at| pencil.candidates(usize::from(cells[at])) & bit(digit) != 0)
                     .fold(0, |places, at| places | 1 << at)

@@ -121,22 +121,21 @@ impl Clone for Forced {
 
 impl Forced {
     fn new(pencil: &WidePencil) -> Forced {
-        let (n, geometry) = (pencil.size(), pencil.geometry());
         let mut forced = Forced {
             pencil: pencil.clone(),
-            held: vec![0; 3 * n],
+            held: vec![0; pencil.house_count()],
             singles: VecDeque::new(),
             progress: Progress::START,
             digit: 0,
         };
         for cell in 0..pencil.shape().cells() {
             let value = pencil.value(cell);
-            for &unit in &geometry.houses[cell] {
+            for &unit in pencil.houses_of(cell) {
                 forced.held[usize::from(unit)] |= bit(value);
             }
             forced.progress.broken |= value == 0 && pencil.candidates(cell) == 0;
         }
-        for unit in 0..3 * n {
+        for unit in 0..pencil.house_count() {
             for digit in digits(pencil.shape().all_digits() & !forced.held[unit]) {
                 forced.progress.broken |= pencil.places(unit, digit) == 0;
             }
@@ -156,12 +155,11 @@ impl Forced {
     /// Writes `digit` into `cell`, takes it from the peers and the cell's
     /// other candidates away, and notes what that broke or left single.
     fn place(&mut self, cell: Cell, digit: u8) {
-        let geometry = self.pencil.geometry();
-        for &unit in &geometry.houses[cell] {
-            self.held[usize::from(unit)] |= bit(digit);
+        for k in 0..self.pencil.houses_of(cell).len() {
+            self.held[usize::from(self.pencil.houses_of(cell)[k])] |= bit(digit);
         }
-        for &peer in geometry.peers_of(cell) {
-            self.eliminate(usize::from(peer), digit);
+        for k in 0..self.pencil.peers_of(cell).len() {
+            self.eliminate(usize::from(self.pencil.peers_of(cell)[k]), digit);
         }
         for other in digits(self.pencil.candidates(cell) & !bit(digit)) {
             self.pencil.eliminate(cell, other);
@@ -190,8 +188,8 @@ impl Forced {
     /// Looks again at the places of `digit` in the houses of `cell`, which
     /// just lost it: one place left is a hidden single, none a broken grid.
     fn count_places(&mut self, cell: Cell, digit: u8) {
-        for &unit in &self.pencil.geometry().houses[cell] {
-            let unit = usize::from(unit);
+        for k in 0..self.pencil.houses_of(cell).len() {
+            let unit = usize::from(self.pencil.houses_of(cell)[k]);
             if self.held[unit] & bit(digit) != 0 {
                 continue;
             }
@@ -218,7 +216,7 @@ impl Forced {
                 Single::Hidden(unit, digit) => {
                     let places = self.pencil.places(unit, digit);
                     if self.held[unit] & bit(digit) == 0 && places.count_ones() == 1 {
-                        let cells = self.pencil.geometry().unit(unit);
+                        let cells = self.pencil.house(unit);
                         return Some((usize::from(cells[places.trailing_zeros() as usize]), digit));
                     }
                 }

@@ -2,7 +2,7 @@
 //! between them force a digit `z` into one of the pincers (or the pivot): every
 //! cell that sees all of them loses `z`.
 
-use super::marks::{Marks, bit, digits, sees};
+use super::marks::{Marks, bit, digits};
 use super::step::{Candidate, LogicStep, Technique};
 
 /// Every XY-Wing (`with_pivot` false: the pivot holds x and y) or XYZ-Wing
@@ -12,12 +12,12 @@ pub(super) fn wings<P: Marks>(
     with_pivot: bool,
     technique: Technique,
 ) -> Vec<LogicStep> {
-    let (shape, geometry) = (pencil.shape(), pencil.geometry());
-    let sees = |a, b| sees(shape, a, b);
+    let shape = pencil.shape();
+    let sees = |a, b| pencil.sees(a, b);
     let mut found = Vec::new();
     let size = if with_pivot { 3 } else { 2 };
     for pivot in 0..shape.cells() {
-        let peers = geometry.peers_of(pivot);
+        let peers = pencil.peers_of(pivot);
         let held = pencil.candidates(pivot);
         if held.count_ones() != size {
             continue;

@@ -46,16 +46,15 @@ impl SudokuSolver {
         let request = request.into_inner();
         let pace = Duration::from_millis(u64::from(request.step_interval_ms));
         let admitted = async {
-            let puzzle =
-                Puzzle::read(&request.puzzle, request.rules.as_ref())?.classic_only("Explain")?;
+            let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?;
             let open = self.admit_open_stream(!pace.is_zero())?;
             let finish = request.finish_by_search;
             let cap = self.limits.steps_for(request.max_steps);
             let explained = self
                 .compute(deadline, move |bounds| {
-                    let grid = puzzle.grid();
-                    let (solution, _) = unique_solution(&grid, bounds)?;
-                    let explanation = explained(&grid, bounds, cap)?;
+                    let (grid, rules) = (puzzle.grid(), puzzle.layout());
+                    let (solution, _) = unique_solution(&grid, rules, bounds)?;
+                    let explanation = explained(&grid, rules, bounds, cap)?;
                     Ok(explanation_messages(
                         &puzzle,
                         &solution,

@@ -145,20 +145,27 @@ impl Making {
         }
     }
 
-    /// Variant puzzles until the turn's time is up (at least one), each made
+    /// Variant puzzles until the turn's time is up (at least one attempt),
+    /// each made (and rated, when a rating bound or level is asked for)
     /// within the client's bounds as [`Making::sized_turn`] makes its own,
-    /// with the full rules of each in its answer. Not rated yet.
+    /// with the full rules of each in its answer.
     fn variant_turn(&mut self, bounds: &super::compute::Bounds) -> Result<(), Work> {
         let GridWanted::Variant(notation, rules) = self.wanted.grid.clone() else {
             return Ok(());
         };
         let control = shy_of_deadline(bounds);
         let turn_ends = Instant::now() + TURN;
+        let cap = generate::attempts_for(self.wanted.shape());
         loop {
+            self.attempts += 1;
             let wanted = &self.wanted;
-            let made =
-                self.generator
-                    .next_variant(&rules, wanted.symmetry, wanted.minimal, &control);
+            let made = self.generator.attempt_variant(
+                &rules,
+                wanted.symmetry,
+                wanted.minimal,
+                wanted.range,
+                &control,
+            );
             let made = match made {
                 Ok(made) => made,
                 Err(Unmade::NoSolution) => {
@@ -170,11 +177,18 @@ impl Making {
                     return Err(Work::Interrupted(bounds.interrupted().unwrap_or(why)));
                 }
             };
-            let rules = wanted.rules.clone().unwrap_or_default();
-            let response =
-                convert::generated_variant_response(&notation, &made, rules, wanted.seed);
-            self.next_seed(response);
-            if self.seeds == 0 || Instant::now() >= turn_ends {
+            if let Some((made, rating)) = made {
+                let rules = wanted.rules.clone().unwrap_or_default();
+                let response = convert::generated_variant_response(
+                    &notation,
+                    &made,
+                    rules,
+                    rating.as_ref(),
+                    wanted.seed,
+                );
+                self.next_seed(response);
+            }
+            if self.seeds == 0 || self.attempts >= cap || Instant::now() >= turn_ends {
                 return Ok(());
             }
         }

@@ -10,16 +10,27 @@ use super::SudokuSolver;
 use super::call::deadline_of;
 use super::compute::{Bounds, Work};
 use super::puzzle::Puzzle;
-use crate::board::{Grid, PuzzleError};
+use std::sync::Arc;
+
+use crate::board::{Grid, Layout, PuzzleError};
 use crate::convert;
 use crate::logic::{self, Explanation, Next};
 use crate::pb;
 use crate::solver::{self, Interrupted, Stats, Uniqueness};
 
-/// The unique solution of `grid` and the effort of the search that proved it
-/// unique; `FAILED_PRECONDITION` when there is none or more than one.
-pub(super) fn unique_solution(grid: &Grid, bounds: &Bounds) -> Result<(Grid, Stats), Work> {
-    match solver::uniqueness_of(grid, &bounds.control())? {
+/// The unique solution of `grid` (under a variant's `rules` when given) and
+/// the effort of the search that proved it unique; `FAILED_PRECONDITION` when
+/// there is none or more than one.
+pub(super) fn unique_solution(
+    grid: &Grid,
+    rules: Option<&Arc<Layout>>,
+    bounds: &Bounds,
+) -> Result<(Grid, Stats), Work> {
+    let found = match rules {
+        Some(layout) => solver::uniqueness_under(layout, grid.cells(), &bounds.control())?,
+        None => solver::uniqueness_of(grid, &bounds.control())?,
+    };
+    match found {
         Uniqueness::One(solution, stats) => Ok((solution, stats)),
         Uniqueness::None => Err(Work::Refused(Status::failed_precondition(
             "the puzzle has no solution: there is nothing to explain or rate",
@@ -30,16 +41,19 @@ pub(super) fn unique_solution(grid: &Grid, bounds: &Bounds) -> Result<(Grid, Sta
     }
 }
 
-/// The logical solve of `grid`, `cap` steps at the most, stopped by the bounds
-/// (between steps, and within the contradiction rungs of the larger grids).
+/// The logical solve of `grid` (under a variant's `rules` when given), `cap`
+/// steps at the most, stopped by the bounds (between steps, and within the
+/// contradiction rungs of the larger grids and the variants).
 pub(super) fn explained(
     grid: &Grid,
+    rules: Option<&Arc<Layout>>,
     bounds: &Bounds,
     cap: u64,
 ) -> Result<Explanation, Interrupted> {
     let mut asked = 0u64;
     let explanation = logic::explain_grid(
         grid,
+        rules,
         || {
             asked += 1;
             asked <= cap && bounds.interrupted().is_none()
@@ -56,13 +70,12 @@ impl SudokuSolver {
     ) -> Result<Response<pb::RateResponse>, Status> {
         let deadline = deadline_of(request.metadata());
         let request = request.into_inner();
-        let grid = Puzzle::read(&request.puzzle, request.rules.as_ref())?
-            .classic_only("Rate")?
-            .grid();
+        let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?;
+        let (grid, rules) = (puzzle.grid(), puzzle.layout().cloned());
         let response = self
             .compute(deadline, move |bounds| {
-                let (_, search) = unique_solution(&grid, bounds)?;
-                let rating = explained(&grid, bounds, u64::MAX)?.rating();
+                let (_, search) = unique_solution(&grid, rules.as_ref(), bounds)?;
+                let rating = explained(&grid, rules.as_ref(), bounds, u64::MAX)?.rating();
                 Ok(convert::rate_response(&rating, &search))
             })
             .await?;
@@ -75,13 +88,13 @@ impl SudokuSolver {
     ) -> Result<Response<pb::HintResponse>, Status> {
         let deadline = deadline_of(request.metadata());
         let request = request.into_inner();
-        let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?.classic_only("Hint")?;
+        let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?;
         let position = player_position(&puzzle, &request.board)?;
-        let givens = puzzle.grid();
+        let (givens, rules) = (puzzle.grid(), puzzle.layout().cloned());
         let response = self
             .compute(deadline, move |bounds| {
-                let (solution, _) = unique_solution(&givens, bounds)?;
-                Ok(hint(&position, &solution))
+                let (solution, _) = unique_solution(&givens, rules.as_ref(), bounds)?;
+                Ok(hint(&position, &solution, rules.as_ref()))
             })
             .await?;
         Ok(Response::new(response))
@@ -110,9 +123,9 @@ fn player_position(puzzle: &Puzzle, text: &str) -> Result<Vec<u8>, Status> {
 }
 
 /// The hint for `position` as the API gives it.
-fn hint(position: &[u8], solution: &Grid) -> pb::HintResponse {
+fn hint(position: &[u8], solution: &Grid, rules: Option<&Arc<Layout>>) -> pb::HintResponse {
     let side = solution.shape().size();
-    let hint = logic::hint(position, solution);
+    let hint = logic::hint(position, solution, rules);
     let step = hint.next.map(|next| match next {
         Next::Logic(step) => convert::logic_step_to_pb(1, &step, side),
         Next::Search(placement) => convert::search_step_to_pb(1, &[placement], side),

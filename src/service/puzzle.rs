@@ -92,15 +92,6 @@ impl Puzzle {
         })
     }
 
-    /// `UNIMPLEMENTED` naming `what` when the puzzle has variant rules (the
-    /// calls that do not take them yet).
-    pub(super) fn classic_only(self, what: &str) -> Result<Puzzle, Status> {
-        match self.givens {
-            Givens::Constrained(..) => Err(rules::variants_unimplemented(what)),
-            _ => Ok(self),
-        }
-    }
-
     /// The variant's layout, when the rules add any.
     pub(super) fn layout(&self) -> Option<&Arc<Layout>> {
         match &self.givens {

@@ -75,12 +75,3 @@ pub(super) fn rules_status(field: &str, description: String) -> Status {
     let details = ErrorDetails::with_bad_request_violation(field, description);
     Status::with_error_details(Code::InvalidArgument, message, details)
 }
-
-/// `UNIMPLEMENTED` for a call that does not take variant rules yet.
-pub(super) fn variants_unimplemented(what: &str) -> Status {
-    Status::unimplemented(format!(
-        "{what} takes the classic rules of every size only: rules beyond box_rows, box_cols and \
-         symbols (regions, diagonal, cages, ...) are solved by Solve, SolveSteps, SolveBatch and \
-         TrueCandidates"
-    ))
-}

@@ -57,12 +57,6 @@ pub(super) fn wanted(request: &pb::GenerateRequest) -> Result<Wanted, Status> {
     let symmetry = convert::symmetry_from_pb(request.symmetry)
         .map_err(|unknown| bad("symmetry", format!("unknown symmetry {unknown}")))?;
     let range = range_of(request)?;
-    if matches!(grid, GridWanted::Variant(..)) && range != RatingRange::ANY {
-        return Err(Status::unimplemented(
-            "puzzles under variant rules are not rated yet: leave min_rating, max_rating and \
-             level empty",
-        ));
-    }
     let seed = if request.seed == 0 {
         random_seed()
     } else {

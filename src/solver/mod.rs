@@ -46,7 +46,9 @@ pub use outcome::{Mode, Report, Stats};
 pub use replay::{Replay, ReplayError};
 pub use search::{Progress, Search};
 
-use crate::board::{Board, Grid};
+use std::sync::Arc;
+
+use crate::board::{Board, Grid, Layout};
 use outcome::{Found, Status};
 use recorder::Recorder;
 
@@ -104,11 +106,33 @@ pub fn uniqueness_of(grid: &Grid, control: &Control<'_>) -> Result<Uniqueness<Gr
             Uniqueness::Several => Uniqueness::Several,
         });
     }
-    let Some(mut search) = Search::sized(grid, Algorithm::Wide, Mode::CountTwo) else {
+    let search = Search::sized(grid, Algorithm::Wide, Mode::CountTwo);
+    counted(search, control)
+}
+
+/// [`uniqueness_of`] of `givens` (cells of `layout`'s shape) under a variant's
+/// rules: the constrained engine's count.
+pub fn uniqueness_under(
+    layout: &Arc<Layout>,
+    givens: &[u8],
+    control: &Control<'_>,
+) -> Result<Uniqueness<Grid>, Interrupted> {
+    let search = Search::constrained(Arc::clone(layout), givens, Algorithm::Wide, Mode::CountTwo);
+    counted(search, control)
+}
+
+/// The count to two of `search` as a [`Uniqueness`]; none without a search
+/// (givens that break the rules).
+fn counted(search: Option<Search>, control: &Control<'_>) -> Result<Uniqueness<Grid>, Interrupted> {
+    let Some(mut search) = search else {
         return Ok(Uniqueness::None);
     };
     let report = search.finish(control, &mut NoEvents)?;
-    Ok(match (report.solution_count, report.grid) {
+    // A 9x9 variant's solution comes as a board.
+    let solution = report
+        .grid
+        .or_else(|| report.solution.as_ref().map(Grid::from_board));
+    Ok(match (report.solution_count, solution) {
         (1, Some(solution)) => Uniqueness::One(solution, report.stats),
         (0, _) | (_, None) => Uniqueness::None,
         _ => Uniqueness::Several,

@@ -11,6 +11,8 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// One puzzle of a variant set.
 pub struct Item {
     pub puzzle: String,
+    /// The set's solution, as digits (N <= 9).
+    pub solution: String,
     pub rules: Rules,
     pub json_rules: serde_json::Value,
 }
@@ -36,6 +38,7 @@ pub fn set(name: &str, count: usize) -> Vec<Item> {
             let value: serde_json::Value = serde_json::from_str(line).unwrap();
             Item {
                 puzzle: value["puzzle"].as_str().unwrap().to_owned(),
+                solution: value["solution"].as_str().unwrap().to_owned(),
                 rules: rules_from(&value["rules"]),
                 json_rules: value["rules"].clone(),
             }

@@ -1,0 +1,151 @@
+//! The houses and peers of a pencil-mark grid of any shape other than the 9x9
+//! one ([`Houses`]): the rows, columns and boxes of its shape, or those of a
+//! variant's [`Layout`] (jigsaw regions, diagonals, windows, extra regions and
+//! cages of N cells as houses; cage mates and cells a knight's or king's move
+//! away as peers too), with its rules that are no house. Knows nothing of
+//! candidates.
+
+use std::sync::Arc;
+
+use crate::board::{Cell, Geometry, Layout, Shape, Variant};
+
+/// Where a grid's houses and peers come from.
+#[derive(Debug, Clone)]
+pub(super) enum Houses {
+    /// The shape's rows, columns and boxes: rows 0..N, columns N..2N, boxes
+    /// 2N..3N.
+    Shape(&'static Geometry),
+    /// A variant's: rows 0..N and columns N..2N as in the shape, then the
+    /// boxes or regions and every other house the layout has.
+    Rules(Arc<Ruled>),
+}
+
+/// A variant's houses, with each cell's position in each of its houses.
+#[derive(Debug)]
+pub(super) struct Ruled {
+    layout: Arc<Layout>,
+    /// For the `k`-th house of `cell`, at `start[cell] + k`: the cell's
+    /// position in it.
+    positions: Vec<u8>,
+    start: Vec<u32>,
+    /// Per house: true for a box or jigsaw region.
+    areas: Vec<bool>,
+}
+
+impl Houses {
+    /// The houses of `layout`'s rules.
+    pub(super) fn of(layout: &Arc<Layout>) -> Houses {
+        let cells = layout.cells();
+        let (mut positions, mut start) = (Vec::new(), Vec::with_capacity(cells + 1));
+        for cell in 0..cells {
+            start.push(positions.len() as u32);
+            for &house in layout.houses_of(cell) {
+                let at = layout.house(usize::from(house)).iter();
+                positions.push(at.take_while(|&&c| usize::from(c) != cell).count() as u8);
+            }
+        }
+        start.push(positions.len() as u32);
+        let area_of = |cell: u16| area(layout.shape, &layout.variant, usize::from(cell));
+        let areas = (0..layout.house_count())
+            .map(|house| {
+                let cells = layout.house(house);
+                house >= 2 * layout.size() && cells.iter().all(|&c| area_of(c) == area_of(cells[0]))
+            })
+            .collect();
+        Houses::Rules(Arc::new(Ruled {
+            layout: Arc::clone(layout),
+            positions,
+            start,
+            areas,
+        }))
+    }
+
+    /// How many houses there are.
+    pub(super) fn count(&self) -> usize {
+        match self {
+            Houses::Shape(geometry) => 3 * geometry.shape.size(),
+            Houses::Rules(ruled) => ruled.layout.house_count(),
+        }
+    }
+
+    /// The cells of house `unit`.
+    #[inline]
+    pub(super) fn house(&self, unit: usize) -> &[u16] {
+        match self {
+            Houses::Shape(geometry) => geometry.unit(unit),
+            Houses::Rules(ruled) => ruled.layout.house(unit),
+        }
+    }
+
+    /// The houses of `cell`.
+    #[inline]
+    pub(super) fn houses_of(&self, cell: Cell) -> &[u16] {
+        match self {
+            Houses::Shape(geometry) => &geometry.houses[cell],
+            Houses::Rules(ruled) => ruled.layout.houses_of(cell),
+        }
+    }
+
+    /// The position of `cell` in each of its houses, in their order.
+    #[inline]
+    pub(super) fn positions_of(&self, cell: Cell) -> &[u8] {
+        match self {
+            Houses::Shape(geometry) => &geometry.positions[cell],
+            Houses::Rules(ruled) => {
+                &ruled.positions[ruled.start[cell] as usize..ruled.start[cell + 1] as usize]
+            }
+        }
+    }
+
+    /// The cells that may not share `cell`'s digit.
+    #[inline]
+    pub(super) fn peers_of(&self, cell: Cell) -> &[u16] {
+        match self {
+            Houses::Shape(geometry) => geometry.peers_of(cell),
+            Houses::Rules(ruled) => ruled.layout.peers_of(cell),
+        }
+    }
+
+    /// True when `a` and `b` are two cells that may not share a digit.
+    pub(super) fn sees(&self, a: Cell, b: Cell) -> bool {
+        match self {
+            Houses::Shape(geometry) => super::marks::sees(geometry.shape, a, b),
+            Houses::Rules(ruled) => match ruled.layout.peer_bits(a) {
+                Some(bits) => bits[b / 64] >> (b % 64) & 1 == 1,
+                None => ruled.layout.peers_of(a).binary_search(&(b as u16)).is_ok(),
+            },
+        }
+    }
+
+    /// True when house `unit` is a box or a jigsaw region.
+    pub(super) fn is_area(&self, unit: usize) -> bool {
+        match self {
+            Houses::Shape(geometry) => unit / geometry.shape.size() == 2,
+            Houses::Rules(ruled) => ruled.areas[unit],
+        }
+    }
+
+    /// The box or region of `cell`.
+    pub(super) fn area_of(&self, cell: Cell) -> usize {
+        match self {
+            Houses::Shape(geometry) => geometry.shape.box_of(cell),
+            Houses::Rules(ruled) => area(ruled.layout.shape, &ruled.layout.variant, cell),
+        }
+    }
+
+    /// The variant's rules, when there are any.
+    pub(super) fn rules(&self) -> Option<&Variant> {
+        match self {
+            Houses::Shape(_) => None,
+            Houses::Rules(ruled) => Some(&ruled.layout.variant),
+        }
+    }
+}
+
+/// The box of `cell`, or its region when `variant` gives regions.
+fn area(shape: Shape, variant: &Variant, cell: Cell) -> usize {
+    match &variant.regions {
+        Some(regions) => usize::from(regions[cell]),
+        None => shape.box_of(cell),
+    }
+}
