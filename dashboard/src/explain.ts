@@ -99,9 +99,11 @@ export class ExplainPanel {
 
   /**
    * Streams the explanation of `text` (as the person wrote it; `givens` its
-   * cells, 0 empty) on a grid of `shape` into the list.
+   * cells, 0 empty) on a grid of `shape` into the list. A pasted f-puzzles
+   * link (`link`) is sent as the rules: the grid, its rules and its givens are
+   * the ones the server reads from it.
    */
-  async run(text: string, givens: Uint8Array<ArrayBufferLike>, shape: Shape): Promise<void> {
+  async run(text: string, givens: Uint8Array<ArrayBufferLike>, shape: Shape, link = false): Promise<void> {
     this.abort?.abort();
     const abort = new AbortController();
     this.abort = abort;
@@ -114,11 +116,17 @@ export class ExplainPanel {
     this.setStatus("explaining…", false);
     this.show(0);
     try {
-      const request = { puzzle: text, finishBySearch: true, rules: shape.rules() };
+      const rules = link ? { fpuzzles: text } : shape.rules();
+      const request = { puzzle: link ? "" : text, finishBySearch: true, rules };
       const stream = this.client.explain(request, { signal: abort.signal });
       for await (const response of stream) {
         const event = response.event;
         if (event.case === "started") {
+          const given = event.value.rules;
+          if (link && given) {
+            shape = new Shape(given.boxRows, given.boxCols).drawn(given);
+            this.layout(shape);
+          }
           const read = shape.parse(event.value.puzzle);
           if ("cells" in read) this.givens = read.cells;
         } else if (event.case === "steps") {

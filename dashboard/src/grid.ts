@@ -15,6 +15,8 @@ export interface Drawn {
   extraRegions?: ReadonlyArray<{ cells: ReadonlyArray<number> }>;
   cages?: ReadonlyArray<{ cells: ReadonlyArray<number>; sum: number }>;
   thermometers?: ReadonlyArray<{ cells: ReadonlyArray<number> }>;
+  antiKnight?: boolean;
+  antiKing?: boolean;
 }
 
 export class Shape {
@@ -27,6 +29,10 @@ export class Shape {
   private pictures: string[][] | null = null;
   /** The sum shown in a cage's first cell. */
   readonly sums = new Map<number, number>();
+  /** A variant's groups of cells that hold different digits beyond rows and columns. */
+  private groups: number[][] | null = null;
+  /** A variant's moves whose cells differ (a knight's, a king's), as [row, col] steps. */
+  private moves: [number, number][] = [];
 
   constructor(
     readonly boxRows: number,
@@ -110,6 +116,9 @@ export class Shape {
       }
     }
     for (const region of rules.extraRegions ?? []) mark(region.cells, "extra");
+    shape.groups = variantGroups(shape, rules);
+    if (rules.antiKnight) shape.moves.push([1, 2], [2, 1], [1, -2], [2, -1], [-1, 2], [-2, 1], [-1, -2], [-2, -1]);
+    if (rules.antiKing) shape.moves.push([1, 1], [1, -1], [-1, 1], [-1, -1]);
     for (const line of rules.thermometers ?? []) {
       mark(line.cells, "thermo");
       mark(line.cells.slice(0, 1), "bulb");
@@ -133,6 +142,11 @@ export class Shape {
     return shape;
   }
 
+  /** Each cell's region label, when jigsaw regions replace the boxes. */
+  regionLabels(): readonly string[] | null {
+    return this.regions;
+  }
+
   /** The border and picture classes of cell `i`: a thick line after each box (or region). */
   borders(i: number): string[] {
     const row = Math.floor(i / this.n);
@@ -150,20 +164,34 @@ export class Shape {
     return found;
   }
 
-  /** The cells that share a row, a column or a box with `cell`. */
+  /**
+   * The cells that may not hold `cell`'s digit: those sharing a row, a column
+   * or a box, and under a variant's rules its region, diagonal, window, extra
+   * region or cage, or a knight's or king's move away.
+   */
   peers(cell: number): number[] {
     if (!this.peerCache) {
+      const n = this.n;
       const boxOf = (i: number) =>
-        Math.floor(Math.floor(i / this.n) / this.boxRows) * this.boxRows + Math.floor((i % this.n) / this.boxCols);
-      this.peerCache = Array.from({ length: this.cells }, (_, at) => {
-        const peers: number[] = [];
+        Math.floor(Math.floor(i / n) / this.boxRows) * this.boxRows + Math.floor((i % n) / this.boxCols);
+      const sets = Array.from({ length: this.cells }, () => new Set<number>());
+      for (let at = 0; at < this.cells; at++) {
+        const [row, col] = [Math.floor(at / n), at % n];
         for (let other = 0; other < this.cells; other++) {
-          const sameRow = Math.floor(other / this.n) === Math.floor(at / this.n);
-          const sameCol = other % this.n === at % this.n;
-          if (other !== at && (sameRow || sameCol || boxOf(other) === boxOf(at))) peers.push(other);
+          const sameRow = Math.floor(other / n) === row;
+          const sameCol = other % n === col;
+          const sameBox = !this.regions && boxOf(other) === boxOf(at);
+          if (other !== at && (sameRow || sameCol || sameBox)) sets[at].add(other);
         }
-        return peers;
-      });
+        for (const [dr, dc] of this.moves) {
+          const [r, c] = [row + dr, col + dc];
+          if (r >= 0 && r < n && c >= 0 && c < n) sets[at].add(r * n + c);
+        }
+      }
+      for (const group of this.groups ?? []) {
+        for (const a of group) for (const b of group) if (a !== b) sets[a].add(b);
+      }
+      this.peerCache = sets.map((set) => [...set].sort((a, b) => a - b));
     }
     return this.peerCache[cell];
   }
@@ -193,6 +221,29 @@ export class Shape {
     board.replaceChildren(...cells);
     return cells;
   }
+}
+
+/** A variant's groups of different digits beyond rows and columns: regions, diagonals, windows, extra regions, cages. */
+function variantGroups(shape: Shape, rules: Drawn): number[][] {
+  const n = shape.n;
+  const groups: number[][] = [];
+  const labels = shape.regionLabels();
+  if (labels) {
+    const byLabel = new Map<string, number[]>();
+    labels.forEach((label, cell) => byLabel.set(label, [...(byLabel.get(label) ?? []), cell]));
+    groups.push(...byLabel.values());
+  }
+  if (rules.diagonal) {
+    groups.push(Array.from({ length: n }, (_, k) => k * n + k), Array.from({ length: n }, (_, k) => k * n + n - 1 - k));
+  }
+  if (rules.windoku && n === 9) {
+    for (const [top, left] of [[1, 1], [1, 5], [5, 1], [5, 5]]) {
+      groups.push(Array.from({ length: 9 }, (_, k) => (top + Math.floor(k / 3)) * 9 + left + (k % 3)));
+    }
+  }
+  for (const region of rules.extraRegions ?? []) groups.push([...region.cells]);
+  for (const cage of rules.cages ?? []) groups.push([...cage.cells]);
+  return groups;
 }
 
 /** The shapes the size selector offers, 9x9 first. */

@@ -531,13 +531,15 @@ function main(): void {
   explainer.root.hidden = true;
   element<HTMLButtonElement>("explain").addEventListener("click", async () => {
     inputError.textContent = "";
+    const link = isLink(puzzle.value.trim());
     const checked = shape.parse(puzzle.value);
-    if ("error" in checked) {
+    if ("error" in checked && !link) {
       inputError.textContent = checked.error;
       return;
     }
     explainer.root.hidden = false;
-    await explainer.run(puzzle.value.trim(), checked.cells, shape);
+    const givens = "cells" in checked ? checked.cells : new Uint8Array(shape.cells);
+    await explainer.run(puzzle.value.trim(), givens, shape, link);
     if (explainer.failure) inputError.textContent = explainer.failure.rawMessage;
   });
 

@@ -234,6 +234,29 @@ for (const set of ["killer", "jigsaw+antiknight"]) {
   });
 }
 
+test("explain mode takes a pasted killer link and names the killer techniques", async () => {
+  const { link, line } = variantLink("killer");
+  await page.goto(`http://${server.address}/`);
+  await page.fill("#puzzle", link);
+  await page.click("#explain");
+  const panel = page.locator('[data-panel="explain"]');
+  await page.waitForFunction(
+    () => ["explained", "error"].includes(document.querySelector('[data-panel="explain"]')?.dataset.state),
+  );
+  assert.equal(await panel.getAttribute("data-state"), "explained", await panel.locator(".status").textContent());
+  const steps = await panel.locator(".steps li").allTextContents();
+  assert.ok(steps.some((step) => step.includes("cage combination")), steps.slice(0, 5).join("\n"));
+  assert.ok(steps.some((step) => step.includes("innies and outies")), "no innies and outies");
+  // The cages are drawn, and the steps replayed over the killer's peers end on its solution.
+  assert.equal(await panel.locator(".cell[data-sum]").count(), line.rules.cages.filter((cage) => cage.sum).length);
+  assert.doesNotMatch(await panel.locator(".status").textContent(), /differ/);
+  await panel.locator(".steps li").last().click();
+  await panel.locator('[data-nav="next"]').click();
+  assert.equal((await panel.locator(".cell").allTextContents()).join(""), line.solution);
+  await page.screenshot({ path: `${screenshots}/dashboard-explain-killer.png`, fullPage: true });
+  assert.deepEqual(pageErrors, []);
+});
+
 test("a race runs two algorithms side by side", async () => {
   await page.goto(`http://${server.address}/`);
   await page.selectOption("#sample", { label: "Project Euler 96 #1 (easy)" });
