@@ -213,3 +213,30 @@ async fn rate_and_hint_take_variant_rules() {
         .unwrap_err();
     assert_eq!(status.code(), tonic::Code::FailedPrecondition, "{status:?}");
 }
+
+#[tokio::test]
+async fn the_command_line_rates_and_explains_under_a_rules_file() {
+    use common::process::{stdout, sudokud};
+    let item = set("thermo", 1).remove(0);
+    let path = std::env::temp_dir().join(format!("sudokud-rate-rules-{}.json", std::process::id()));
+    std::fs::write(&path, item.json_rules.to_string()).unwrap();
+    let rules = path.to_str().unwrap();
+    let rated = sudokud(
+        &["rate", "--rules", rules],
+        &format!("{}\n", item.puzzle),
+        &[],
+    )
+    .await;
+    assert!(rated.status.success(), "{rated:?}");
+    let line = stdout(&rated);
+    let rating: f64 = line.split_whitespace().next().unwrap().parse().unwrap();
+    assert!(rating >= 1.0, "{line}");
+    let explained = sudokud(&["explain", "--rules", rules], &item.puzzle, &[]).await;
+    let text = stdout(&explained);
+    assert!(text.contains("thermometer: remove"), "{text}");
+    assert!(text.contains(&format!("rating {rating:.1}")), "{text}");
+    // Without its thermometers the puzzle has more than one solution.
+    let classic = sudokud(&["rate"], &item.puzzle, &[]).await;
+    assert!(stdout(&classic).starts_with("error: "), "{classic:?}");
+    std::fs::remove_file(&path).unwrap();
+}

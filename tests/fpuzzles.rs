@@ -303,6 +303,16 @@ async fn solve_fpuzzles_answers_the_link_s_puzzle_here_and_on_a_server() {
     let counted =
         common::process::sudokud(&["solve", "--count", "--fpuzzles", &link], "", &[]).await;
     assert_eq!(common::process::stdout(&counted).trim(), "1");
+    // Rated and explained under the link's rules too.
+    let rated = common::process::sudokud(&["rate", "--fpuzzles", &link], "", &[]).await;
+    let rating = common::process::stdout(&rated);
+    assert!(
+        rating.chars().next().is_some_and(|c| c.is_ascii_digit()),
+        "{rated:?}"
+    );
+    let explained = common::process::sudokud(&["explain", "--fpuzzles", &link], "", &[]).await;
+    let text = common::process::stdout(&explained);
+    assert!(text.contains("thermometer: remove"), "{text}");
     let server = common::server::start().await;
     let address = server.address.to_string();
     let remote = ["solve", "--fpuzzles", &link, "--remote", &address];

@@ -56,6 +56,8 @@ pub(super) struct RateArgs {
     pub(super) file: Option<PathBuf>,
     #[command(flatten)]
     pub(super) grid: GridArgs,
+    #[command(flatten)]
+    pub(super) variant: RulesArgs,
     /// Worker threads (default: every core). Output stays in input order.
     #[arg(long)]
     pub(super) threads: Option<usize>,
@@ -67,6 +69,8 @@ pub(super) struct ExplainArgs {
     pub(super) file: Option<PathBuf>,
     #[command(flatten)]
     pub(super) grid: GridArgs,
+    #[command(flatten)]
+    pub(super) variant: RulesArgs,
     /// When the techniques run out, give the rest of the solution by search.
     #[arg(long)]
     pub(super) finish_by_search: bool,
@@ -417,6 +421,22 @@ pub(super) enum LogFormat {
     Json,
 }
 
+/// The variant rules of a command's puzzle lines (`solve`, `rate`, `explain`).
+#[derive(Debug, Args)]
+pub(super) struct RulesArgs {
+    /// The rules of every puzzle, a JSON file in the proto3 JSON form of
+    /// `sudoku.v1.Rules` (the grid's boxes or regions, its symbols and the
+    /// variant's rules: `{"diagonal": true, "cages": [{"cells": [0, 1], "sum":
+    /// 3}]}`); instead of --box and --symbols.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["box_shape", "symbols"])]
+    pub(super) rules: Option<PathBuf>,
+    /// The puzzle of an f-puzzles (or SudokuPad) link, or its `load=`
+    /// payload: its givens and rules (killer cages, regions, diagonals,
+    /// thermometers, ...), instead of puzzle lines and --rules.
+    #[arg(long, value_name = "LINK", conflicts_with_all = ["box_shape", "symbols", "rules", "file"])]
+    pub(super) fpuzzles: Option<String>,
+}
+
 /// The grid of a command's puzzle lines: 9x9 unless `--box` says otherwise.
 #[derive(Debug, Args)]
 pub(super) struct GridArgs {
@@ -445,17 +465,8 @@ pub(super) struct SolveArgs {
     pub(super) count: bool,
     #[command(flatten)]
     pub(super) grid: GridArgs,
-    /// The rules of every puzzle, a JSON file in the proto3 JSON form of
-    /// `sudoku.v1.Rules` (the grid's boxes or regions, its symbols and the
-    /// variant's rules: `{"diagonal": true, "cages": [{"cells": [0, 1], "sum":
-    /// 3}]}`); instead of --box and --symbols.
-    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["box_shape", "symbols"])]
-    pub(super) rules: Option<PathBuf>,
-    /// Solve the puzzle of an f-puzzles (or SudokuPad) link, or its `load=`
-    /// payload: its givens and rules (killer cages, regions, diagonals,
-    /// thermometers, ...), instead of puzzle lines and --rules.
-    #[arg(long, value_name = "LINK", conflicts_with_all = ["box_shape", "symbols", "rules", "file"])]
-    pub(super) fpuzzles: Option<String>,
+    #[command(flatten)]
+    pub(super) variant: RulesArgs,
     /// Give up on a puzzle after this many steps (prints an error line for it).
     #[arg(long)]
     pub(super) max_steps: Option<u64>,

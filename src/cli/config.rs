@@ -6,7 +6,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::args::{
-    AlgorithmArg, ConnectArgs, GenerateArgs, GridArgs, RpcArg, ServeArgs, SolveArgs, TlsArgs,
+    AlgorithmArg, ConnectArgs, GenerateArgs, GridArgs, RpcArg, RulesArgs, ServeArgs, SolveArgs,
+    TlsArgs,
 };
 use crate::client::{ClientTls, Target};
 use crate::generate::VariantRules;
@@ -111,57 +112,10 @@ impl SolveArgs {
     /// The rules every puzzle is sent with: the `--rules` file, or those of
     /// `--box` and `--symbols`.
     pub(super) fn wire_rules(&self) -> Result<crate::pb::Rules, String> {
-        Ok(self.given_rules()?.unwrap_or_else(|| self.grid.rules()))
-    }
-
-    /// The rules of `--rules` or `--fpuzzles`; `None` without either.
-    fn given_rules(&self) -> Result<Option<crate::pb::Rules>, String> {
-        if let Some(imported) = self.imported()? {
-            return Ok(Some(imported.rules));
-        }
-        self.rules.as_deref().map(read_rules).transpose()
-    }
-
-    /// The puzzle and rules of `--fpuzzles`; `None` without the flag.
-    fn imported(&self) -> Result<Option<crate::convert::Imported>, String> {
-        let Some(link) = &self.fpuzzles else {
-            return Ok(None);
-        };
-        crate::convert::read_fpuzzles(link)
-            .map(Some)
-            .map_err(|error| format!("--fpuzzles: {error}"))
-    }
-
-    /// The puzzle lines: the `--fpuzzles` link's puzzle, or the file's (stdin's).
-    pub(super) fn input(&self) -> Result<String, String> {
-        match self.imported()? {
-            Some(imported) => Ok(imported.puzzle),
-            None => {
-                super::lines::read_input(self.file.as_deref()).map_err(|error| error.to_string())
-            }
-        }
-    }
-
-    /// True when the rules come from `--rules` or `--fpuzzles`.
-    pub(super) fn has_rules(&self) -> bool {
-        self.rules.is_some() || self.fpuzzles.is_some()
-    }
-
-    /// What `--rules` or `--fpuzzles` says: the notation and the variant's
-    /// layout (none for classic rules); `None` without either.
-    pub(super) fn variant(
-        &self,
-    ) -> Result<Option<(crate::board::Notation, Option<crate::board::Layout>)>, String> {
-        let Some(rules) = self.given_rules()? else {
-            return Ok(None);
-        };
-        let flag = match &self.rules {
-            Some(path) => format!("--rules {}", path.display()),
-            None => "--fpuzzles".to_owned(),
-        };
-        crate::convert::rules_from_pb(&rules)
-            .map(Some)
-            .map_err(|error| format!("{flag}: {error}"))
+        Ok(self
+            .variant
+            .given_rules()?
+            .unwrap_or_else(|| self.grid.rules()))
     }
 
     /// First solution, or counting to two with `--count`.
@@ -326,6 +280,56 @@ pub(super) fn rules_json(rules: &crate::pb::Rules) -> Result<serde_json::Value, 
         .transcode_from(rules)
         .map_err(|error| error.to_string())?;
     serde_json::to_value(&dynamic).map_err(|error| error.to_string())
+}
+
+impl RulesArgs {
+    /// The rules of `--rules` or `--fpuzzles`; `None` without either.
+    fn given_rules(&self) -> Result<Option<crate::pb::Rules>, String> {
+        if let Some(imported) = self.imported()? {
+            return Ok(Some(imported.rules));
+        }
+        self.rules.as_deref().map(read_rules).transpose()
+    }
+
+    /// The puzzle and rules of `--fpuzzles`; `None` without the flag.
+    fn imported(&self) -> Result<Option<crate::convert::Imported>, String> {
+        let Some(link) = &self.fpuzzles else {
+            return Ok(None);
+        };
+        crate::convert::read_fpuzzles(link)
+            .map(Some)
+            .map_err(|error| format!("--fpuzzles: {error}"))
+    }
+
+    /// The puzzle lines: the `--fpuzzles` link's puzzle, or `file`'s (stdin's).
+    pub(super) fn input(&self, file: Option<&Path>) -> Result<String, String> {
+        match self.imported()? {
+            Some(imported) => Ok(imported.puzzle),
+            None => super::lines::read_input(file).map_err(|error| error.to_string()),
+        }
+    }
+
+    /// True when the rules come from `--rules` or `--fpuzzles`.
+    pub(super) fn has_rules(&self) -> bool {
+        self.rules.is_some() || self.fpuzzles.is_some()
+    }
+
+    /// What `--rules` or `--fpuzzles` says: the notation and the variant's
+    /// layout (none for classic rules); `None` without either.
+    pub(super) fn variant(
+        &self,
+    ) -> Result<Option<(crate::board::Notation, Option<crate::board::Layout>)>, String> {
+        let Some(rules) = self.given_rules()? else {
+            return Ok(None);
+        };
+        let flag = match &self.rules {
+            Some(path) => format!("--rules {}", path.display()),
+            None => "--fpuzzles".to_owned(),
+        };
+        crate::convert::rules_from_pb(&rules)
+            .map(Some)
+            .map_err(|error| format!("{flag}: {error}"))
+    }
 }
 
 /// A `sudoku.v1.Rules` message from its proto3 JSON form in a file.

@@ -4,26 +4,28 @@
 
 use std::io::Write;
 
-use super::args::{ExplainArgs, GenerateArgs, HintArgs, RateArgs};
+use std::sync::Arc;
+
+use super::args::{ExplainArgs, GenerateArgs, GridArgs, HintArgs, RateArgs, RulesArgs};
 use super::config::rules_json;
 use super::lines::{print_all, read_input, solve_all, threads};
 use super::runtime::CliResult;
 use crate::board::{
-    Board, CellAt, Form, Grid, Notation, Shape, puzzle_lines, read_cells, write_cells,
+    Board, CellAt, Form, Grid, Layout, Notation, Shape, puzzle_lines, read_cells, write_cells,
 };
 use crate::generate::{Generator, MAX_ATTEMPTS, Unmade, VariantRules, attempts_for};
 use crate::logic::{self, Explanation, Next};
 use crate::solver::{self, Control, Uniqueness};
 
 pub(super) fn rate(args: RateArgs) -> CliResult {
-    let text = read_input(args.file.as_deref())?;
-    let notation = args.grid.notation()?;
+    let text = args.variant.input(args.file.as_deref())?;
+    let (notation, layout) = rules_of(&args.grid, &args.variant)?;
     let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
     print_all(solve_all(
         &puzzles,
         threads(args.threads),
         |_: &mut (), text, out| {
-            let _ = match explained(text, notation.as_ref()) {
+            let _ = match explained(text, notation.as_ref(), layout.as_ref()) {
                 Ok(explained) => {
                     let rating = explained.explanation.rating();
                     let technique = rating.technique.map_or("beyond the ladder", |t| t.name());
@@ -42,8 +44,8 @@ pub(super) fn rate(args: RateArgs) -> CliResult {
 }
 
 pub(super) fn explain(args: ExplainArgs) -> CliResult {
-    let text = read_input(args.file.as_deref())?;
-    let notation = args.grid.notation()?;
+    let text = args.variant.input(args.file.as_deref())?;
+    let (notation, layout) = rules_of(&args.grid, &args.variant)?;
     let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
     let finish = args.finish_by_search;
     print_all(solve_all(
@@ -51,7 +53,7 @@ pub(super) fn explain(args: ExplainArgs) -> CliResult {
         threads(args.threads),
         |_: &mut (), text, out| {
             let _ = writeln!(out, "{}", text.trim());
-            let explained = match explained(text, notation.as_ref()) {
+            let explained = match explained(text, notation.as_ref(), layout.as_ref()) {
                 Ok(explained) => explained,
                 Err(error) => {
                     let _ = writeln!(out, "  error: {error}");
@@ -86,7 +88,7 @@ pub(super) fn hint(args: HintArgs) -> CliResult {
     let notation = args.grid.notation()?;
     let (puzzle, board) = hint_input(args)?;
     let (givens, _) = read_grid(&puzzle, notation.as_ref())?;
-    let solution = unique(&givens)?;
+    let solution = unique(&givens, None)?;
     let position = match &board {
         None => givens.cells().to_vec(),
         Some(board) => {
@@ -295,22 +297,44 @@ fn read_grid(text: &str, notation: Option<&Notation>) -> Result<(Grid, Form), St
     read.map_err(|e| format!("invalid puzzle: {e}"))
 }
 
-/// The logical solve of a puzzle line, and its solution; an error when the
-/// line is no puzzle or has no unique solution.
-fn explained(text: &str, notation: Option<&Notation>) -> Result<Explained, String> {
+/// The notation of the puzzle lines and the variant's layout: those of
+/// `--rules` or `--fpuzzles`, or of `--box` and `--symbols` (no layout).
+fn rules_of(grid: &GridArgs, variant: &RulesArgs) -> Result<RulesRead, String> {
+    Ok(match variant.variant()? {
+        Some((notation, layout)) => (Some(notation), layout.map(Arc::new)),
+        None => (grid.notation()?, None),
+    })
+}
+
+/// What [`rules_of`] reads.
+type RulesRead = (Option<Notation>, Option<Arc<Layout>>);
+
+/// The logical solve of a puzzle line (under a variant's `layout` when
+/// given), and its solution; an error when the line is no puzzle or has no
+/// unique solution.
+fn explained(
+    text: &str,
+    notation: Option<&Notation>,
+    layout: Option<&Arc<Layout>>,
+) -> Result<Explained, String> {
     let (grid, form) = read_grid(text, notation)?;
-    let solution = unique(&grid)?;
+    let solution = unique(&grid, layout)?;
     Ok(Explained {
-        explanation: logic::explain_grid(&grid, None, || true, &|| false),
+        explanation: logic::explain_grid(&grid, layout, || true, &|| false),
         solution,
         notation: notation.cloned(),
         form,
     })
 }
 
-/// The unique solution of `grid`, or why there is none.
-fn unique(grid: &Grid) -> Result<Grid, String> {
-    match solver::uniqueness_of(grid, &Control::UNTIMED).map_err(|why| format!("{why:?}"))? {
+/// The unique solution of `grid` (under a variant's `layout` when given), or
+/// why there is none.
+fn unique(grid: &Grid, layout: Option<&Arc<Layout>>) -> Result<Grid, String> {
+    let found = match layout {
+        Some(layout) => solver::uniqueness_under(layout, grid.cells(), &Control::UNTIMED),
+        None => solver::uniqueness_of(grid, &Control::UNTIMED),
+    };
+    match found.map_err(|why| format!("{why:?}"))? {
         Uniqueness::One(solution, _) => Ok(solution),
         Uniqueness::None => Err("the puzzle has no solution".to_owned()),
         Uniqueness::Several => Err("the puzzle has more than one solution".to_owned()),

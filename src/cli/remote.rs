@@ -24,9 +24,9 @@ use crate::remote::{Answer, Output, Settings};
 type Here = Vec<(usize, String)>;
 
 pub(super) fn run(args: SolveArgs) -> CliResult {
-    let text = args.input()?;
+    let text = args.variant.input(args.file.as_deref())?;
     let notation = args.grid.notation()?;
-    let (here, puzzles) = plan(text, notation.is_some() || args.has_rules())?;
+    let (here, puzzles) = plan(text, notation.is_some() || args.variant.has_rules())?;
     let counting = args.count;
     let algorithm = match args.algorithm.0 {
         Some(algorithm) => crate::convert::algorithm_to_pb(algorithm).into(),

@@ -12,9 +12,9 @@ use crate::board::{Board, Form, Layout, Notation, PuzzleError, cell_char, puzzle
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Search};
 
 pub(super) fn run(args: SolveArgs) -> CliResult {
-    let text = args.input()?;
+    let text = args.variant.input(args.file.as_deref())?;
     let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
-    let (notation, layout) = match args.variant()? {
+    let (notation, layout) = match args.variant.variant()? {
         Some((notation, layout)) => (Some(notation), layout.map(Arc::new)),
         None => (args.grid.notation()?, None),
     };
