@@ -12,7 +12,9 @@
 //! `... -- time FILE` times the engine on a set instead (one thread, the
 //! search only, best of five): a JSON line a puzzle with the microseconds to
 //! the first solution and to a count to two, checked against the file's
-//! solution.
+//! solution. `... -- rate FILE` explains each puzzle under its rules (one
+//! thread, once): the microseconds, the rating and whether the techniques
+//! solved it.
 
 use std::fmt::Write;
 use std::sync::Arc;
@@ -319,10 +321,45 @@ fn time(file: &str) {
     }
 }
 
+/// Explains every puzzle of a set in-process (one thread, once): a JSON line
+/// a puzzle with the microseconds, the rating, its technique and whether the
+/// techniques solved it, every placement checked against the file's solution.
+fn rate(file: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    for line in text.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        let layout = Arc::new(read_rules(&value["rules"]));
+        let puzzle = value["puzzle"].as_str().unwrap();
+        let cells: Vec<u8> = puzzle
+            .chars()
+            .map(|c| c.to_digit(10).map_or(0, |d| d as u8))
+            .collect();
+        assert_eq!(layout.first_clash(&cells), None, "{line}");
+        let grid = sudokud::board::Grid::with_cells(layout.shape, cells);
+        let started = std::time::Instant::now();
+        let explanation = sudokud::logic::explain_grid(&grid, Some(&layout), || true, &|| false);
+        let micros = started.elapsed().as_secs_f64() * 1e6;
+        let solution = value["solution"].as_str().unwrap().as_bytes();
+        for (cell, &digit) in explanation.end.iter().enumerate() {
+            assert!(digit == 0 || solution[cell] - b'0' == digit, "{line}");
+        }
+        let rating = explanation.rating();
+        println!(
+            "{}",
+            serde_json::json!({
+                "name": value["name"], "us": micros, "rating": rating.value,
+                "technique": rating.technique.map(|t| t.name()), "solved": explanation.solved(),
+            })
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args[0] == "time" {
-        return time(&args[1]);
+    match args[0].as_str() {
+        "time" => return time(&args[1]),
+        "rate" => return rate(&args[1]),
+        _ => {}
     }
     let (set, count, seed) = (
         &args[0],

@@ -29,8 +29,10 @@ impl Grid {
         Ok(Grid { shape, cells })
     }
 
-    /// A grid the caller knows to be consistent (a solver's answer).
-    pub(crate) fn with_cells(shape: Shape, cells: Vec<u8>) -> Grid {
+    /// A grid the caller knows to be consistent: a solver's answer, or a
+    /// variant's givens checked against its [`super::Layout`] (whose regions
+    /// may stand where the shape's boxes would clash).
+    pub fn with_cells(shape: Shape, cells: Vec<u8>) -> Grid {
         Grid { shape, cells }
     }
 

@@ -30,6 +30,9 @@ pub(super) struct Ruled {
     start: Vec<u32>,
     /// Per house: true for a box or jigsaw region.
     areas: Vec<bool>,
+    /// Each cell's peers as a bit set, `words` words a cell.
+    peer_bits: Vec<u64>,
+    words: usize,
 }
 
 impl Houses {
@@ -52,11 +55,21 @@ impl Houses {
                 house >= 2 * layout.size() && cells.iter().all(|&c| area_of(c) == area_of(cells[0]))
             })
             .collect();
+        let words = cells.div_ceil(64);
+        let mut peer_bits = vec![0u64; cells * words];
+        for cell in 0..cells {
+            for &peer in layout.peers_of(cell) {
+                let peer = usize::from(peer);
+                peer_bits[cell * words + peer / 64] |= 1 << (peer % 64);
+            }
+        }
         Houses::Rules(Arc::new(Ruled {
             layout: Arc::clone(layout),
             positions,
             start,
             areas,
+            peer_bits,
+            words,
         }))
     }
 
@@ -110,10 +123,15 @@ impl Houses {
     pub(super) fn sees(&self, a: Cell, b: Cell) -> bool {
         match self {
             Houses::Shape(geometry) => super::marks::sees(geometry.shape, a, b),
-            Houses::Rules(ruled) => match ruled.layout.peer_bits(a) {
-                Some(bits) => bits[b / 64] >> (b % 64) & 1 == 1,
-                None => ruled.layout.peers_of(a).binary_search(&(b as u16)).is_ok(),
-            },
+            Houses::Rules(ruled) => ruled.peer_bits[a * ruled.words + b / 64] >> (b % 64) & 1 == 1,
+        }
+    }
+
+    /// `cell`'s peers as a bit set over the cells (a variant's only).
+    pub(super) fn peer_set(&self, cell: Cell) -> Option<&[u64]> {
+        match self {
+            Houses::Shape(_) => None,
+            Houses::Rules(ruled) => Some(&ruled.peer_bits[cell * ruled.words..][..ruled.words]),
         }
     }
 

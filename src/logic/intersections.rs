@@ -3,7 +3,7 @@
 //! the places of a digit in any house take it from every cell that sees them
 //! all: pointing when the house is no row or column, claiming when it is one.
 
-use super::marks::{Marks, bit, cells_at, low_bits};
+use super::marks::{Marks, cells_at, low_bits, members};
 use super::step::{Candidate, LogicStep, Technique};
 use crate::board::Shape;
 
@@ -59,7 +59,7 @@ fn covers(shape: Shape, base: usize, places: u64) -> [Option<(usize, u64)>; 2] {
 /// elsewhere: the rest of the other unit loses it.
 fn locked<P: Marks>(pencil: &P, boxes: bool, technique: Technique) -> Vec<LogicStep> {
     if pencil.rules().is_some() {
-        return seen_by_all(pencil, boxes, technique);
+        return seen_by_all(pencil, boxes, technique, usize::MAX);
     }
     let shape = pencil.shape();
     let n = shape.size();
@@ -88,37 +88,70 @@ fn locked<P: Marks>(pencil: &P, boxes: bool, technique: Technique) -> Vec<LogicS
 
 /// Every house of a variant (a row or column when not `boxes`, any other
 /// house when it is) whose places for a digit are all seen by cells outside
-/// it that still hold the digit: those cells lose it.
-fn seen_by_all<P: Marks>(pencil: &P, boxes: bool, technique: Technique) -> Vec<LogicStep> {
-    let n = pencil.size();
+/// it that still hold the digit: those cells lose it. `most` of them at the
+/// most. Worked on bit sets over the cells: the cells holding each digit, and
+/// each place's peers (a grid without them has none found).
+fn seen_by_all<P: Marks>(
+    pencil: &P,
+    boxes: bool,
+    technique: Technique,
+    most: usize,
+) -> Vec<LogicStep> {
+    let (n, cells) = (pencil.size(), pencil.shape().cells());
+    let words = cells.div_ceil(64);
+    let mut holding = vec![0u64; n * words];
+    for cell in 0..cells {
+        for d in members(pencil.candidates(cell)) {
+            holding[d * words + cell / 64] |= 1 << (cell % 64);
+        }
+    }
+    let (mut inside, mut seen) = (vec![0u64; words], vec![0u64; words]);
     let mut found = Vec::new();
     for base in (0..pencil.house_count()).filter(|&unit| (unit >= 2 * n) == boxes) {
-        let cells = pencil.house(base);
+        let house = pencil.house(base);
+        inside.fill(0);
+        for &cell in house {
+            inside[usize::from(cell) / 64] |= 1 << (cell % 64);
+        }
         for digit in 1..=n as u8 {
             let places = pencil.places(base, digit);
             if places.count_ones() < 2 {
                 continue;
             }
-            let mut held = cells_at(cells, places);
-            let Some(first) = held.next() else {
-                continue;
-            };
-            let eliminations: Vec<Candidate> = pencil
-                .peers_of(first)
-                .iter()
-                .map(|&peer| usize::from(peer))
-                .filter(|&cell| pencil.candidates(cell) & bit(digit) != 0)
-                .filter(|&cell| !cells.contains(&(cell as u16)))
-                .filter(|&cell| held.clone().all(|place| pencil.sees(cell, place)))
-                .map(|cell| (cell, digit))
+            let d = usize::from(digit - 1);
+            for (word, at) in seen.iter_mut().zip(0..) {
+                *word = holding[d * words + at] & !inside[at];
+            }
+            for place in cells_at(house, places) {
+                let Some(peers) = pencil.peer_set(place) else {
+                    return found;
+                };
+                seen.iter_mut()
+                    .zip(peers)
+                    .for_each(|(word, peers)| *word &= peers);
+            }
+            let eliminations: Vec<Candidate> = (0..words)
+                .flat_map(|at| members(seen[at]).map(move |bit| (at * 64 + bit, digit)))
                 .collect();
             if !eliminations.is_empty() {
-                let pattern = at(cells, places, digit);
+                let pattern = at(house, places, digit);
                 found.push(LogicStep::eliminating(technique, pattern, eliminations));
+                if found.len() >= most {
+                    return found;
+                }
             }
         }
     }
     found
+}
+
+/// The first pointing or claiming on `pencil`, looked for no further.
+pub(super) fn first_locked<P: Marks>(pencil: &P) -> Option<LogicStep> {
+    if pencil.rules().is_some() {
+        let first = |boxes, technique| seen_by_all(pencil, boxes, technique, 1).pop();
+        return first(true, Technique::Pointing).or_else(|| first(false, Technique::Claiming));
+    }
+    pointing(pencil).into_iter().chain(claiming(pencil)).next()
 }
 
 /// Pointing: a box's places for a digit on one row or column.

@@ -58,6 +58,12 @@ pub trait Marks: Clone {
         sees(self.shape(), a, b)
     }
 
+    /// `cell`'s peers as a bit set over the cells, when the grid keeps them
+    /// (a variant's does).
+    fn peer_set(&self, _cell: Cell) -> Option<&[u64]> {
+        None
+    }
+
     /// True when house `unit` is a box (or a jigsaw region).
     fn is_area(&self, unit: usize) -> bool {
         unit / self.size() == 2

@@ -90,12 +90,7 @@ pub(super) trait Forcing {
 
     /// Makes the eliminations of one pointing or claiming; false when there is none.
     fn locked(&mut self) -> bool {
-        let grid = self.grid();
-        let step = intersections::pointing(grid)
-            .into_iter()
-            .chain(intersections::claiming(grid))
-            .next();
-        let Some(step) = step else {
+        let Some(step) = intersections::first_locked(self.grid()) else {
             return false;
         };
         for &(cell, digit) in &step.eliminations {

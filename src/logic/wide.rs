@@ -130,6 +130,10 @@ impl Marks for WidePencil {
         self.houses.is_area(unit)
     }
 
+    fn peer_set(&self, cell: Cell) -> Option<&[u64]> {
+        self.houses.peer_set(cell)
+    }
+
     fn area_of(&self, cell: Cell) -> usize {
         self.houses.area_of(cell)
     }
