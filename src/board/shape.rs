@@ -142,6 +142,14 @@ impl Shape {
         (row / self.box_rows()) * self.box_rows() + col / self.box_cols()
     }
 
+    /// True when two different cells share a row, a column or a box.
+    pub fn sees(self, a: usize, b: usize) -> bool {
+        a != b
+            && (self.row_of(a) == self.row_of(b)
+                || self.col_of(a) == self.col_of(b)
+                || self.box_of(a) == self.box_of(b))
+    }
+
     /// Every digit of the shape as bits: bit `d - 1` for digit `d`.
     pub fn all_digits(self) -> u64 {
         u64::MAX >> (64 - self.size())

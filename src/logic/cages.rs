@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 
+use super::houses::Killer;
 use super::marks::{Marks, bit, digits, members};
 use super::step::{Candidate, LogicStep, Technique};
 use crate::board::{Cage, Cell};
@@ -19,8 +20,9 @@ const MOST_LEFT_OVER: usize = 5;
 const MOST_NODES: usize = 200_000;
 
 /// Cells that must add up to a total: which candidates some filling uses.
-struct Filling<'a> {
-    cells: &'a [Cell],
+struct Filling {
+    /// How many cells.
+    cells: usize,
     candidates: Vec<u64>,
     /// The candidates some filling found so far uses, per cell.
     used: Vec<u64>,
@@ -31,28 +33,36 @@ struct Filling<'a> {
     distinct: bool,
     memo: Memo,
     values: Vec<u8>,
+    /// For cells `at..`: the least and the most their candidates add up to.
+    least: Vec<u32>,
+    most: Vec<u32>,
     nodes: usize,
 }
 
 /// What a filling search already knows, by the digits of the cells filled:
 /// what [`Filling::fill`] answered there. A table for grids up to 16x16, a
-/// map above.
+/// map above; nothing for a few cells, which a plain search fills faster.
 enum Memo {
+    Off,
     Table(Vec<Option<Option<u64>>>),
     Map(HashMap<u64, Option<u64>>),
 }
 
+/// The most cells a filling search fills without a memo.
+const PLAIN_CELLS: usize = 4;
+
 impl Memo {
-    fn new(n: usize) -> Memo {
-        if n <= 16 {
-            Memo::Table(vec![None; 1 << n])
-        } else {
-            Memo::Map(HashMap::new())
+    fn new(n: usize, cells: usize, distinct: bool) -> Memo {
+        match () {
+            _ if !distinct || cells <= PLAIN_CELLS => Memo::Off,
+            _ if n <= 16 => Memo::Table(vec![None; 1 << n]),
+            _ => Memo::Map(HashMap::new()),
         }
     }
 
     fn get(&self, taken: u64) -> Option<Option<u64>> {
         match self {
+            Memo::Off => None,
             Memo::Table(table) => table[taken as usize],
             Memo::Map(map) => map.get(&taken).copied(),
         }
@@ -60,6 +70,7 @@ impl Memo {
 
     fn insert(&mut self, taken: u64, answer: Option<u64>) {
         match self {
+            Memo::Off => {}
             Memo::Table(table) => table[taken as usize] = Some(answer),
             Memo::Map(map) => {
                 map.insert(taken, answer);
@@ -69,6 +80,7 @@ impl Memo {
 }
 
 /// What the fillings of some cells adding up to a total use.
+#[derive(Clone)]
 struct Fillings {
     /// Per cell, the candidates some filling uses (none when there is no
     /// filling).
@@ -92,14 +104,63 @@ fn fillings<P: Marks>(pencil: &P, cells: &[Cell], total: u32) -> Option<Fillings
     if !distinct && cells.len() > MOST_LEFT_OVER {
         return None;
     }
+    let candidates: Vec<u64> = cells.iter().map(|&c| pencil.candidates(c)).collect();
+    // The answer depends on the candidates, which cells see which, and the
+    // total only: the trials ask the same again and again.
+    let key = (candidates.clone(), seen.clone(), total);
+    if let Some(known) = KNOWN.with_borrow(|known| known.get(&key).cloned()) {
+        return known;
+    }
+    let found = search(pencil.size(), candidates, seen, distinct, total);
+    KNOWN.with_borrow_mut(|known| {
+        if known.len() >= MOST_KNOWN {
+            known.clear();
+        }
+        known.insert(key, found.clone());
+    });
+    found
+}
+
+/// What a filling search is asked: the candidates, which earlier cells each
+/// cell sees, and the total.
+type Asked = (Vec<u64>, Vec<u64>, u32);
+
+/// The most filling answers a thread keeps (about a few megabytes); then it
+/// forgets them all and starts again.
+const MOST_KNOWN: usize = 50_000;
+
+thread_local! {
+    /// The filling answers this thread found lately.
+    static KNOWN: std::cell::RefCell<HashMap<Asked, Option<Fillings>>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// [`fillings`] searched: on grids of `n` digits, cells holding `candidates`,
+/// each seeing the earlier cells of `seen`.
+fn search(
+    n: usize,
+    candidates: Vec<u64>,
+    seen: Vec<u64>,
+    distinct: bool,
+    total: u32,
+) -> Option<Fillings> {
+    let cells = candidates.len();
+    let (mut least, mut most) = (vec![0; cells + 1], vec![0; cells + 1]);
+    for at in (0..cells).rev() {
+        let set = candidates[at];
+        least[at] = least[at + 1] + set.trailing_zeros() + 1;
+        most[at] = most[at + 1] + 64 - set.leading_zeros();
+    }
     let mut filling = Filling {
         cells,
-        candidates: cells.iter().map(|&c| pencil.candidates(c)).collect(),
-        used: vec![0; cells.len()],
+        used: vec![0; cells],
         seen,
         distinct,
-        memo: Memo::new(if distinct { pencil.size() } else { 0 }),
-        values: vec![0; cells.len()],
+        memo: Memo::new(n, cells, distinct),
+        values: vec![0; cells],
+        candidates,
+        least,
+        most,
         nodes: 0,
     };
     let always = filling.fill(0, 0, total);
@@ -109,22 +170,20 @@ fn fillings<P: Marks>(pencil: &P, cells: &[Cell], total: u32) -> Option<Fillings
     })
 }
 
-impl Filling<'_> {
+impl Filling {
     /// The digits every filling of cells `at..` adding up to `left` uses,
     /// the earlier ones holding `taken` (their digits, as bits) and `values`;
     /// `None` when there is no such filling. Notes every candidate a filling
     /// uses.
     fn fill(&mut self, at: usize, taken: u64, left: u32) -> Option<u64> {
-        if at == self.cells.len() {
+        if at == self.cells {
             return (left == 0).then_some(0);
         }
         self.nodes += 1;
-        if self.nodes > MOST_NODES {
+        if self.nodes > MOST_NODES || left < self.least[at] || left > self.most[at] {
             return None;
         }
-        if self.distinct
-            && let Some(known) = self.memo.get(taken)
-        {
+        if let Some(known) = self.memo.get(taken) {
             return known;
         }
         let blocked = if self.distinct {
@@ -143,9 +202,7 @@ impl Filling<'_> {
                 always = Some(always.unwrap_or(u64::MAX) & (rest | bit(digit)));
             }
         }
-        if self.distinct {
-            self.memo.insert(taken, always);
-        }
+        self.memo.insert(taken, always);
         always
     }
 }
@@ -239,30 +296,16 @@ fn required_digit<P: Marks>(pencil: &P, cells: &[Cell], always: u64) -> Option<L
 /// The first innie or outie group that a house's total (or a run of rows' or
 /// columns') takes candidates from, or places a digit in when it is one cell.
 pub(super) fn innies_outies<P: Marks>(pencil: &P) -> Option<LogicStep> {
-    let rules = pencil.rules()?;
-    let cages: Vec<&Cage> = rules.cages.iter().filter(|cage| cage.sum != 0).collect();
-    if cages.is_empty() {
-        return None;
-    }
-    let cells = pencil.shape().cells();
-    let mut cage_of = vec![usize::MAX; cells];
-    for (index, cage) in cages.iter().enumerate() {
-        for &cell in &cage.cells {
-            if cage_of[cell as usize] != usize::MAX {
-                return None;
-            }
-            cage_of[cell as usize] = index;
-        }
-    }
-    let mut inside = vec![false; cells];
-    for (houses, region) in regions(pencil) {
-        for &cell in &region {
+    let killer = pencil.killer()?;
+    let mut inside = vec![false; pencil.shape().cells()];
+    let n = pencil.size() as u32;
+    for (houses, region) in &killer.regions {
+        for &cell in region {
             inside[cell] = true;
         }
-        let n = pencil.size() as u32;
         let total = houses * n * (n + 1) / 2;
-        let found = left_over(pencil, &cages, &cage_of, &region, &inside, total);
-        for &cell in &region {
+        let found = left_over(pencil, killer, region, &inside, total);
+        for &cell in region {
             inside[cell] = false;
         }
         if found.is_some() {
@@ -272,39 +315,17 @@ pub(super) fn innies_outies<P: Marks>(pencil: &P) -> Option<LogicStep> {
     None
 }
 
-/// Every house's cells and every run of up to N/2 rows or columns, with how
-/// many houses each is.
-fn regions<P: Marks>(pencil: &P) -> Vec<(u32, Vec<Cell>)> {
-    let n = pencil.size();
-    let cells = |unit: usize| pencil.house(unit).iter().map(|&c| usize::from(c));
-    let mut regions: Vec<(u32, Vec<Cell>)> = (0..pencil.house_count())
-        .filter(|&unit| unit < 2 * n || pencil.is_area(unit))
-        .map(|unit| (1, cells(unit).collect()))
-        .collect();
-    for lines in [0, n] {
-        for length in 2..=n / 2 {
-            for first in 0..=n - length {
-                let run = (first..first + length)
-                    .flat_map(|line| cells(lines + line))
-                    .collect();
-                regions.push((length as u32, run));
-            }
-        }
-    }
-    regions
-}
-
 /// The innies of `region` (its cells outside the cages wholly in it) or its
 /// outies (the cells outside it of the cages crossing it), when they are few
 /// and their known sum takes a candidate or places a digit.
 fn left_over<P: Marks>(
     pencil: &P,
-    cages: &[&Cage],
-    cage_of: &[usize],
+    killer: &Killer,
     region: &[Cell],
     inside: &[bool],
     total: u32,
 ) -> Option<LogicStep> {
+    let (cages, cage_of) = (&killer.cages, &killer.cage_of);
     let whole = |index: usize| cages[index].cells.iter().all(|&c| inside[c as usize]);
     let caged = |cell: Cell| cage_of[cell] != usize::MAX;
     let mut crossing: Vec<usize> = region

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::board::{Cell, Geometry, Layout, Shape, Variant};
+use crate::board::{Cage, Cell, Geometry, Layout, Shape, Variant};
 
 /// Where a grid's houses and peers come from.
 #[derive(Debug, Clone)]
@@ -33,6 +33,60 @@ pub(super) struct Ruled {
     /// Each cell's peers as a bit set, `words` words a cell.
     peer_bits: Vec<u64>,
     words: usize,
+    /// What the 45 rule reads, when the cages with sums do not overlap.
+    killer: Option<Killer>,
+}
+
+/// What the 45 rule reads of a killer: its cages with sums, each cell's
+/// cage, and the regions whose totals are known (each house, and each run of
+/// up to N/2 rows or columns) with how many houses each is.
+#[derive(Debug)]
+pub struct Killer {
+    pub(super) cages: Vec<Cage>,
+    /// Each cell's cage (an index into `cages`), `usize::MAX` for none.
+    pub(super) cage_of: Vec<usize>,
+    pub(super) regions: Vec<(u32, Vec<Cell>)>,
+}
+
+impl Killer {
+    /// `None` without cages with sums, or when two of them share a cell.
+    fn of(layout: &Layout, areas: &[bool]) -> Option<Killer> {
+        let cages: Vec<Cage> = layout
+            .variant
+            .cages
+            .iter()
+            .filter(|c| c.sum != 0)
+            .cloned()
+            .collect();
+        let mut cage_of = vec![usize::MAX; layout.cells()];
+        for (index, cage) in cages.iter().enumerate() {
+            for &cell in &cage.cells {
+                if cage_of[cell as usize] != usize::MAX {
+                    return None;
+                }
+                cage_of[cell as usize] = index;
+            }
+        }
+        let n = layout.size();
+        let cells = |unit: usize| layout.house(unit).iter().map(|&c| usize::from(c));
+        let mut regions: Vec<(u32, Vec<Cell>)> = (0..layout.house_count())
+            .filter(|&unit| unit < 2 * n || areas[unit])
+            .map(|unit| (1, cells(unit).collect()))
+            .collect();
+        for lines in [0, n] {
+            for length in 2..=n / 2 {
+                for first in 0..=n - length {
+                    let run = (first..first + length).flat_map(|line| cells(lines + line));
+                    regions.push((length as u32, run.collect()));
+                }
+            }
+        }
+        (!cages.is_empty()).then_some(Killer {
+            cages,
+            cage_of,
+            regions,
+        })
+    }
 }
 
 impl Houses {
@@ -49,7 +103,7 @@ impl Houses {
         }
         start.push(positions.len() as u32);
         let area_of = |cell: u16| area(layout.shape, &layout.variant, usize::from(cell));
-        let areas = (0..layout.house_count())
+        let areas: Vec<bool> = (0..layout.house_count())
             .map(|house| {
                 let cells = layout.house(house);
                 house >= 2 * layout.size() && cells.iter().all(|&c| area_of(c) == area_of(cells[0]))
@@ -63,6 +117,7 @@ impl Houses {
                 peer_bits[cell * words + peer / 64] |= 1 << (peer % 64);
             }
         }
+        let killer = Killer::of(layout, &areas);
         Houses::Rules(Arc::new(Ruled {
             layout: Arc::clone(layout),
             positions,
@@ -70,6 +125,7 @@ impl Houses {
             areas,
             peer_bits,
             words,
+            killer,
         }))
     }
 
@@ -122,7 +178,7 @@ impl Houses {
     /// True when `a` and `b` are two cells that may not share a digit.
     pub(super) fn sees(&self, a: Cell, b: Cell) -> bool {
         match self {
-            Houses::Shape(geometry) => super::marks::sees(geometry.shape, a, b),
+            Houses::Shape(geometry) => geometry.shape.sees(a, b),
             Houses::Rules(ruled) => ruled.peer_bits[a * ruled.words + b / 64] >> (b % 64) & 1 == 1,
         }
     }
@@ -148,6 +204,14 @@ impl Houses {
         match self {
             Houses::Shape(geometry) => geometry.shape.box_of(cell),
             Houses::Rules(ruled) => area(ruled.layout.shape, &ruled.layout.variant, cell),
+        }
+    }
+
+    /// What the 45 rule reads, for a killer whose cages do not overlap.
+    pub(super) fn killer(&self) -> Option<&Killer> {
+        match self {
+            Houses::Shape(_) => None,
+            Houses::Rules(ruled) => ruled.killer.as_ref(),
         }
     }
 

@@ -4,6 +4,7 @@
 //! masks. Houses are numbered as [`Geometry`] numbers them: rows 0..N, columns
 //! N..2N, boxes 2N..3N, each house's cells in row-major order.
 
+use super::houses::Killer;
 use crate::board::{Cell, Geometry, Shape, Variant};
 
 /// A pencil-mark grid: each cell's digit, or the digits it may still hold.
@@ -55,7 +56,13 @@ pub trait Marks: Clone {
 
     /// True when two different cells may not hold the same digit.
     fn sees(&self, a: Cell, b: Cell) -> bool {
-        sees(self.shape(), a, b)
+        self.shape().sees(a, b)
+    }
+
+    /// What the 45 rule reads of a killer (its cages with sums, the regions
+    /// of known total), when the grid is one whose cages do not overlap.
+    fn killer(&self) -> Option<&Killer> {
+        None
     }
 
     /// `cell`'s peers as a bit set over the cells, when the grid keeps them
@@ -158,14 +165,6 @@ pub fn subsets(mask: u64, size: u32) -> impl Iterator<Item = u64> {
 /// The cells of a house (`cells`) at the positions `places`.
 pub fn cells_at(cells: &[u16], places: u64) -> impl Iterator<Item = Cell> + Clone + '_ {
     members(places).map(move |at| usize::from(cells[at]))
-}
-
-/// True when two different cells share a row, a column or a box.
-pub fn sees(shape: Shape, a: Cell, b: Cell) -> bool {
-    a != b
-        && (shape.row_of(a) == shape.row_of(b)
-            || shape.col_of(a) == shape.col_of(b)
-            || shape.box_of(a) == shape.box_of(b))
 }
 
 /// The lowest `width` bits.

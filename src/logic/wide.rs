@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::houses::Houses;
+use super::houses::{Houses, Killer};
 use super::marks::{Marks, bit, digits};
 use crate::board::{Cell, Grid, Layout, Shape, Variant};
 
@@ -128,6 +128,10 @@ impl Marks for WidePencil {
 
     fn is_area(&self, unit: usize) -> bool {
         self.houses.is_area(unit)
+    }
+
+    fn killer(&self) -> Option<&Killer> {
+        self.houses.killer()
     }
 
     fn peer_set(&self, cell: Cell) -> Option<&[u64]> {
