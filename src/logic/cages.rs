@@ -40,7 +40,7 @@ struct Filling {
 }
 
 /// What a filling search already knows, by the digits of the cells filled:
-/// what [`Filling::fill`] answered there. A table for grids up to 16x16, a
+/// what [`Filling::fill`] answered there. A table for grids up to 9x9, a
 /// map above; nothing for a few cells, which a plain search fills faster.
 enum Memo {
     Off,
@@ -55,7 +55,7 @@ impl Memo {
     fn new(n: usize, cells: usize, distinct: bool) -> Memo {
         match () {
             _ if !distinct || cells <= PLAIN_CELLS => Memo::Off,
-            _ if n <= 16 => Memo::Table(vec![None; 1 << n]),
+            _ if n <= 9 => Memo::Table(vec![None; 1 << n]),
             _ => Memo::Map(HashMap::new()),
         }
     }
