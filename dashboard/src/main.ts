@@ -5,6 +5,7 @@
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { ExplainPanel } from "./explain";
+import { fpuzzlesLink } from "./link";
 import { type Drawn, SHAPES, Shape } from "./grid";
 import {
   Algorithm,
@@ -549,16 +550,29 @@ function main(): void {
    */
   const generate = async () => {
     generated.textContent = "generating…";
+    // A variant comes back with its full rules (drawn cages or regions): it
+    // goes into the puzzle box as an f-puzzles link, which carries them.
+    const kind = element<HTMLSelectElement>("variant").value;
+    const rules = { ...(shape.rules() ?? {}), ...(kind && kind !== "killer" && kind !== "jigsaw" ? { [kind]: true } : {}) };
     try {
       const made = await client.generate(
         {
-          level: level.value,
+          level: kind ? "" : level.value,
           symmetry: Number(element<HTMLSelectElement>("symmetry").value) as Symmetry,
-          rules: shape.rules(),
+          rules,
+          randomCages: kind === "killer",
+          randomRegions: kind === "jigsaw",
           notMinimal: shape.n >= 25,
         },
-        { timeoutMs: shape.n >= 25 ? 10_000 : undefined },
+        { timeoutMs: shape.n >= 25 || kind ? 10_000 : undefined },
       );
+      const read = shape.parse(made.puzzle);
+      if (kind && made.rules && "cells" in read) {
+        puzzle.value = fpuzzlesLink(read.cells, shape.n, made.rules);
+        showGivens();
+        generated.textContent = `${made.clues} clues, ${kind} as an f-puzzles link (Start and Explain read its rules), seed ${made.seed}`;
+        return;
+      }
       puzzle.value = made.puzzle;
       showGivens();
       const rated = made.level ? `rating ${made.rating.toFixed(1)} (${made.level})` : "not rated in time";
@@ -568,6 +582,11 @@ function main(): void {
     }
   };
   element<HTMLButtonElement>("generate").addEventListener("click", generate);
+  // Variant puzzles come unrated: the level steps aside for them.
+  const variant = element<HTMLSelectElement>("variant");
+  variant.addEventListener("change", () => {
+    level.disabled = variant.value !== "";
+  });
   element<HTMLElement>("server").textContent = serverUrl;
 }
 

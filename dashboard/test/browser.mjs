@@ -257,6 +257,39 @@ test("explain mode takes a pasted killer link and names the killer techniques", 
   assert.deepEqual(pageErrors, []);
 });
 
+test("New puzzle makes a killer as an f-puzzles link that Start solves and checks under its cages", async () => {
+  await page.goto(`http://${server.address}/`);
+  await page.selectOption("#variant", "killer");
+  await page.click("#generate");
+  await page.waitForFunction(() => /f-puzzles link|\(/.test(document.querySelector("#generated")?.textContent ?? ""));
+  assert.match(await page.locator("#generated").textContent(), /killer as an f-puzzles link/);
+  const link = (await page.inputValue("#puzzle")).trim();
+  assert.match(link, /^https:\/\/www\.f-puzzles\.com\/\?load=/);
+  // The server reads the link back: its count is one, and the answer keeps every cage's sum.
+  assert.equal(execFileSync(binary, ["solve", "--count", "--fpuzzles", link]).toString().trim(), "1");
+  await page.selectOption("#pace", "0");
+  await page.click("#start");
+  const panel = page.locator('[data-panel="a"]');
+  await panel.locator('[data-field="server"][data-placements]').waitFor({ timeout: 60_000 });
+  assert.equal(await panel.getAttribute("data-state"), "solved", await panel.locator(".status").textContent());
+  const grid = (await panel.locator(".cell").allTextContents()).join("");
+  assert.ok(isSolution(".".repeat(81), grid), grid);
+  // Every cage of the link adds up in the answer, and each sum is drawn.
+  const board = JSON.parse(LZString.decompressFromBase64(link.split("load=")[1]));
+  const at = (name) => {
+    const [, row, col] = name.match(/R(\d+)C(\d+)/);
+    return (Number(row) - 1) * 9 + Number(col) - 1;
+  };
+  assert.ok(board.killercage.length > 10, `${board.killercage.length} cages`);
+  for (const cage of board.killercage) {
+    const total = cage.cells.reduce((sum, name) => sum + Number(grid[at(name)]), 0);
+    assert.equal(total, Number(cage.value), JSON.stringify(cage));
+  }
+  assert.equal(await panel.locator(".cell[data-sum]").count(), board.killercage.length);
+  await page.screenshot({ path: `${screenshots}/dashboard-generated-killer.png`, fullPage: true });
+  assert.deepEqual(pageErrors, []);
+});
+
 test("a race runs two algorithms side by side", async () => {
   await page.goto(`http://${server.address}/`);
   await page.selectOption("#sample", { label: "Project Euler 96 #1 (easy)" });
