@@ -17,11 +17,22 @@
 # never builds it), the same puzzles go to it as f-puzzles boards
 # (benches/variants/svsjs.cjs: its solve and countSolutions calls, best of
 # three) and a second table gives its times and ratio = SVSJS / sudokud.
+#
+#   bash benches/variants.sh --rate [SET...]
+#
+# explains every puzzle of the sets in-process on core 0 instead (the logical
+# solve only, once a puzzle, as `Explain` and `Rate` run it; every placement
+# checked against the set's solution): per set, how many the techniques solve
+# (the rest end needed_search, rated 9.5 and up), the median and the slowest
+# solve in milliseconds, the median rating, and the techniques that set the
+# ratings (most often first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-venv=${CPSAT_VENV:-/tmp/sudokud-cpsat}
-[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/python" -c 'import ortools' 2>/dev/null || "$venv/bin/pip" install --quiet ortools
+rate=false
+if [ "${1:-}" = "--rate" ]; then
+  rate=true
+  shift
+fi
 cargo build --quiet --release --example make_variants
 ours=target/release/examples/make_variants
 data=benches/variants/data
@@ -30,6 +41,27 @@ sets=("$@")
 if [ ${#sets[@]} -eq 0 ]; then
   for file in "$data"/*.jsonl; do sets+=("$(basename "$file" .jsonl)"); done
 fi
+if $rate; then
+  echo "| set | puzzles | solved by the techniques | median ms | slowest ms | median rating | hardest steps |"
+  echo "|---|---:|---:|---:|---:|---:|---|"
+  for set in "${sets[@]}"; do
+    taskset -c 0 "$ours" rate "$data/$set.jsonl" | python3 -c '
+import collections, json, statistics, sys
+rows = [json.loads(line) for line in sys.stdin]
+ms = [row["us"] / 1000 for row in rows]
+solved = sum(row["solved"] for row in rows)
+median = statistics.median(row["rating"] for row in rows)
+hardest = collections.Counter(row["technique"] or "beyond the ladder" for row in rows)
+top = ", ".join(f"{name} {count}" for name, count in hardest.most_common(3))
+print(f"| {sys.argv[1]} | {len(rows)} | {solved} | {statistics.median(ms):.2f} | {max(ms):.0f} "
+      f"| {median:.1f} | {top} |")
+' "$set"
+  done
+  exit 0
+fi
+venv=${CPSAT_VENV:-/tmp/sudokud-cpsat}
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/python" -c 'import ortools' 2>/dev/null || "$venv/bin/pip" install --quiet ortools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # One table row: a peer's medians against ours on SET, with the ratios and

@@ -30,9 +30,23 @@ pub use variant::{
 
 use std::sync::Arc;
 
-use crate::board::{Board, CELLS, Layout, PEERS, Shape, UNITS, box_of, col_of, row_of};
+use crate::board::{Board, CELLS, Grid, Layout, PEERS, Shape, UNITS, box_of, col_of, row_of};
 use crate::logic::{Rating, RatingRange};
-use crate::solver::{Algorithm, Control, Search, count_solutions};
+use crate::solver::{Algorithm, Control, Interrupted, Search, count_solutions};
+
+/// The rating of `puzzle` (under a variant's `layout` when given) by the
+/// logical solve within `control`; why not when `control` stopped the solve.
+fn rated(
+    puzzle: &Grid,
+    layout: Option<&Arc<Layout>>,
+    control: &Control<'_>,
+) -> Result<Rating, Interrupted> {
+    let halted = || control.interrupted().is_some();
+    let explanation = crate::logic::explain_grid(puzzle, layout, || !halted(), &halted);
+    control
+        .interrupted()
+        .map_or_else(|| Ok(explanation.rating()), Err)
+}
 
 /// Attempts a caller makes for one puzzle of a rating range before it gives up
 /// on the range.
@@ -136,13 +150,7 @@ impl Generator {
             return Ok(Some((made, None)));
         }
         let layout = Arc::new(Layout::new(made.puzzle.shape(), made.variant.clone()));
-        let halted = || control.interrupted().is_some();
-        let explanation =
-            crate::logic::explain_grid(&made.puzzle, Some(&layout), || !halted(), &halted);
-        if let Some(why) = control.interrupted() {
-            return Err(Unmade::Stopped(why));
-        }
-        let rating = explanation.rating();
+        let rating = rated(&made.puzzle, Some(&layout), control).map_err(Unmade::Stopped)?;
         Ok(range.contains(rating.value).then_some((made, Some(rating))))
     }
 
@@ -160,18 +168,13 @@ impl Generator {
         control: &Control<'_>,
     ) -> Result<Option<(GeneratedGrid, Option<Rating>)>, Stopped> {
         let generated = self.next_sized(shape, symmetry, minimal, control)?;
-        let halted = || control.interrupted().is_some();
-        let explanation =
-            crate::logic::explain_grid(&generated.puzzle, None, || !halted(), &halted);
-        if halted() {
-            return (range == RatingRange::ANY)
-                .then_some(Some((generated, None)))
-                .ok_or(Stopped);
+        match rated(&generated.puzzle, None, control) {
+            Ok(rating) => Ok(range
+                .contains(rating.value)
+                .then_some((generated, Some(rating)))),
+            Err(_) if range == RatingRange::ANY => Ok(Some((generated, None))),
+            Err(_) => Err(Stopped),
         }
-        let rating = explanation.rating();
-        Ok(range
-            .contains(rating.value)
-            .then_some((generated, Some(rating))))
     }
 
     /// The next puzzle (as [`Generator::next_with`]), rated by the logical
