@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use super::houses::Killer;
 use super::marks::{Marks, bit, digits, members};
 use super::step::{Candidate, LogicStep, Technique};
-use crate::board::{Cage, Cell};
+use crate::board::Cell;
 
 /// The most cells an innie or outie group may have to be looked at (their
 /// fillings are searched without the help of distinct digits).
@@ -207,20 +207,32 @@ impl Filling {
     }
 }
 
-/// A cage's empty cells and what their digits must add up to; `None` when
-/// the cage has no sum, no empty cell, or digits over its sum already.
-fn open_cage<P: Marks>(pencil: &P, cage: &Cage) -> Option<(Vec<Cell>, u32)> {
-    if cage.sum == 0 {
-        return None;
+/// The empty ones of `cells` and what their digits must add up to for all
+/// of them to make `sum`; `None` when none is empty or the digits placed are
+/// over `sum` already.
+fn open<P: Marks>(
+    pencil: &P,
+    cells: impl Iterator<Item = Cell>,
+    sum: u32,
+) -> Option<(Vec<Cell>, u32)> {
+    let (mut empty, mut placed) = (Vec::new(), 0u32);
+    for cell in cells {
+        match pencil.value(cell) {
+            0 => empty.push(cell),
+            digit => placed += u32::from(digit),
+        }
     }
-    let cells: Vec<Cell> = cage.cells.iter().map(|&c| c as usize).collect();
-    let placed: u32 = cells.iter().map(|&c| u32::from(pencil.value(c))).sum();
-    let empty: Vec<Cell> = cells
-        .into_iter()
-        .filter(|&c| pencil.value(c) == 0)
-        .collect();
-    let left = cage.sum.checked_sub(placed)?;
+    let left = sum.checked_sub(placed)?;
     (!empty.is_empty()).then_some((empty, left))
+}
+
+/// The candidates of `cells` that no filling uses (`used`, per cell).
+fn unused<P: Marks>(pencil: &P, cells: &[Cell], used: &[u64]) -> Vec<Candidate> {
+    cells
+        .iter()
+        .zip(used)
+        .flat_map(|(&cell, &used)| digits(pencil.candidates(cell) & !used).map(move |d| (cell, d)))
+        .collect()
 }
 
 /// The candidates of `cells` listed.
@@ -236,20 +248,15 @@ fn listed<P: Marks>(pencil: &P, cells: &[Cell]) -> Vec<Candidate> {
 /// still hold it.
 pub(super) fn cage_combination<P: Marks>(pencil: &P) -> Option<LogicStep> {
     let technique = Technique::CageCombination;
-    for cage in &pencil.rules()?.cages {
-        let Some((cells, left)) = open_cage(pencil, cage) else {
+    for cage in pencil.rules()?.cages.iter().filter(|cage| cage.sum != 0) {
+        let cells = cage.cells.iter().map(|&c| c as usize);
+        let Some((cells, left)) = open(pencil, cells, cage.sum) else {
             continue;
         };
         let Some(found) = fillings(pencil, &cells, left) else {
             continue;
         };
-        let inside: Vec<Candidate> = cells
-            .iter()
-            .zip(&found.used)
-            .flat_map(|(&cell, &used)| {
-                digits(pencil.candidates(cell) & !used).map(move |d| (cell, d))
-            })
-            .collect();
+        let inside = unused(pencil, &cells, &found.used);
         if !inside.is_empty() {
             return Some(LogicStep::eliminating(
                 technique,
@@ -349,7 +356,7 @@ fn left_over<P: Marks>(
         .filter(|&cell| !caged(cell) || !whole(cage_of[cell]))
         .collect();
     let innie_sum = total.checked_sub(whole_sums)?;
-    if let Some(step) = summed(pencil, &innies, innie_sum, Technique::InniesOuties) {
+    if let Some(step) = summed(pencil, &innies, innie_sum) {
         return Some(step);
     }
     // Outies: every empty cell of the region caged.
@@ -365,33 +372,18 @@ fn left_over<P: Marks>(
         .flat_map(|&index| cages[index].cells.iter().map(|&c| c as usize))
         .filter(|&c| !inside[c])
         .collect();
-    summed(
-        pencil,
-        &outies,
-        crossing_sums.checked_sub(in_region)?,
-        Technique::InniesOuties,
-    )
+    summed(pencil, &outies, crossing_sums.checked_sub(in_region)?)
 }
 
-/// The step a known `sum` over `cells` makes, when their empty ones are from
-/// one to [`MOST_LEFT_OVER`]: one cell's digit placed, or the candidates no
-/// filling uses taken.
-fn summed<P: Marks>(
-    pencil: &P,
-    cells: &[Cell],
-    sum: u32,
-    technique: Technique,
-) -> Option<LogicStep> {
-    let placed: u32 = cells.iter().map(|&c| u32::from(pencil.value(c))).sum();
-    let empty: Vec<Cell> = cells
-        .iter()
-        .copied()
-        .filter(|&c| pencil.value(c) == 0)
-        .collect();
-    if empty.is_empty() || empty.len() > MOST_LEFT_OVER {
+/// The innies and outies step a known `sum` over `cells` makes, when their
+/// empty ones are from one to [`MOST_LEFT_OVER`]: one cell's digit placed, or
+/// the candidates no filling uses taken.
+fn summed<P: Marks>(pencil: &P, cells: &[Cell], sum: u32) -> Option<LogicStep> {
+    let technique = Technique::InniesOuties;
+    let (empty, left) = open(pencil, cells.iter().copied(), sum)?;
+    if empty.len() > MOST_LEFT_OVER {
         return None;
     }
-    let left = sum.checked_sub(placed)?;
     let used = fillings(pencil, &empty, left)?.used;
     if let [cell] = empty[..] {
         let digit = u8::try_from(left).ok()?;
@@ -401,11 +393,7 @@ fn summed<P: Marks>(
             step
         });
     }
-    let eliminations: Vec<Candidate> = empty
-        .iter()
-        .zip(&used)
-        .flat_map(|(&cell, &used)| digits(pencil.candidates(cell) & !used).map(move |d| (cell, d)))
-        .collect();
+    let eliminations = unused(pencil, &empty, &used);
     (!eliminations.is_empty())
         .then(|| LogicStep::eliminating(technique, listed(pencil, &empty), eliminations))
 }
@@ -415,7 +403,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::board::{Grid, Layout, Shape, Variant};
+    use crate::board::{Cage, Grid, Layout, Shape, Variant};
     use crate::logic::ladder::apply;
     use crate::logic::wide::WidePencil;
 

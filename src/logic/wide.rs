@@ -163,9 +163,8 @@ impl Marks for WidePencil {
             self.eliminate(cell, other);
         }
         self.values[cell] = digit;
-        let houses = self.houses.clone();
-        for &peer in houses.peers_of(cell) {
-            self.eliminate(usize::from(peer), digit);
+        for k in 0..self.houses.peers_of(cell).len() {
+            self.eliminate(usize::from(self.houses.peers_of(cell)[k]), digit);
         }
     }
 
