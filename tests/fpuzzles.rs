@@ -313,6 +313,28 @@ async fn solve_fpuzzles_answers_the_link_s_puzzle_here_and_on_a_server() {
     let explained = common::process::sudokud(&["explain", "--fpuzzles", &link], "", &[]).await;
     let text = common::process::stdout(&explained);
     assert!(text.contains("thermometer: remove"), "{text}");
+    // Hinted under them: the link is the puzzle, the argument the position.
+    let hinted = common::process::sudokud(&["hint", "--fpuzzles", &link], "", &[]).await;
+    let first = common::process::stdout(&hinted);
+    assert!(first.starts_with('['), "{hinted:?}");
+    let puzzle = line["puzzle"].as_str().unwrap();
+    let empty = puzzle.find(['.', '0']).unwrap();
+    let wrong_digit = (solution.as_bytes()[empty] - b'0') % 9 + 1;
+    let mut position = puzzle.to_owned();
+    position.replace_range(empty..=empty, &wrong_digit.to_string());
+    let hint = ["hint", "--fpuzzles", &link, &position];
+    let hinted = common::process::sudokud(&hint, "", &[]).await;
+    let wrong = format!("wrong: r{}c{}={wrong_digit}", empty / 9 + 1, empty % 9 + 1);
+    assert!(
+        common::process::stdout(&hinted).starts_with(&wrong),
+        "{hinted:?}"
+    );
+    let both = ["explain", "--fpuzzles", &link, "puzzles.txt"];
+    let refused = common::process::sudokud(&both, "", &[]).await;
+    assert!(
+        common::process::stderr(&refused).contains("--fpuzzles carries the puzzle"),
+        "{refused:?}"
+    );
     let server = common::server::start().await;
     let address = server.address.to_string();
     let remote = ["solve", "--fpuzzles", &link, "--remote", &address];

@@ -82,14 +82,19 @@ pub(super) struct ExplainArgs {
 #[derive(Debug, Args)]
 pub(super) struct HintArgs {
     /// The puzzle's givens (81 cells, `.` or `0` for empty; other sizes as
-    /// --box reads them), or `-` to read it from stdin (the first line).
-    pub(super) puzzle: String,
+    /// --box or --rules read them), or `-` to read it from stdin (the first
+    /// line). With --fpuzzles the link is the puzzle and this argument, if
+    /// any, is the position.
+    #[arg(required_unless_present = "fpuzzles")]
+    pub(super) puzzle: Option<String>,
     /// The position now: the givens plus the player's digits (default: the
     /// givens), or `-` to read it from stdin (the line after the puzzle's, when
     /// that is read from stdin too).
     pub(super) board: Option<String>,
     #[command(flatten)]
     pub(super) grid: GridArgs,
+    #[command(flatten)]
+    pub(super) variant: RulesArgs,
 }
 
 #[derive(Debug, Args)]
@@ -433,7 +438,7 @@ pub(super) struct RulesArgs {
     /// The puzzle of an f-puzzles (or SudokuPad) link, or its `load=`
     /// payload: its givens and rules (killer cages, regions, diagonals,
     /// thermometers, ...), instead of puzzle lines and --rules.
-    #[arg(long, value_name = "LINK", conflicts_with_all = ["box_shape", "symbols", "rules", "file"])]
+    #[arg(long, value_name = "LINK", conflicts_with_all = ["box_shape", "symbols", "rules"])]
     pub(super) fpuzzles: Option<String>,
 }
 

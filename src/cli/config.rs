@@ -303,10 +303,19 @@ impl RulesArgs {
 
     /// The puzzle lines: the `--fpuzzles` link's puzzle, or `file`'s (stdin's).
     pub(super) fn input(&self, file: Option<&Path>) -> Result<String, String> {
-        match self.imported()? {
-            Some(imported) => Ok(imported.puzzle),
-            None => super::lines::read_input(file).map_err(|error| error.to_string()),
+        match (self.imported()?, file) {
+            (Some(_), Some(file)) => Err(format!(
+                "--fpuzzles carries the puzzle: no puzzle file ({}) with it",
+                file.display()
+            )),
+            (Some(imported), None) => Ok(imported.puzzle),
+            (None, file) => super::lines::read_input(file).map_err(|error| error.to_string()),
         }
+    }
+
+    /// The puzzle of the `--fpuzzles` link; `None` without the flag.
+    pub(super) fn linked_puzzle(&self) -> Result<Option<String>, String> {
+        Ok(self.imported()?.map(|imported| imported.puzzle))
     }
 
     /// True when the rules come from `--rules` or `--fpuzzles`.

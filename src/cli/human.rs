@@ -85,10 +85,10 @@ pub(super) fn explain(args: ExplainArgs) -> CliResult {
 }
 
 pub(super) fn hint(args: HintArgs) -> CliResult {
-    let notation = args.grid.notation()?;
+    let (notation, layout) = rules_of(&args.grid, &args.variant)?;
     let (puzzle, board) = hint_input(args)?;
     let (givens, _) = read_grid(&puzzle, notation.as_ref())?;
-    let solution = unique(&givens, None)?;
+    let solution = unique(&givens, layout.as_ref())?;
     let position = match &board {
         None => givens.cells().to_vec(),
         Some(board) => {
@@ -100,7 +100,7 @@ pub(super) fn hint(args: HintArgs) -> CliResult {
     }
     let side = givens.shape().size();
     let name = |cell: usize| CellAt { cell, side };
-    let hint = logic::hint(&position, &solution, None);
+    let hint = logic::hint(&position, &solution, layout.as_ref());
     if !hint.wrong.is_empty() {
         let wrong: Vec<String> = hint
             .wrong
@@ -118,9 +118,22 @@ pub(super) fn hint(args: HintArgs) -> CliResult {
 }
 
 /// The puzzle and the position of a `hint`, each given as an argument or as `-`:
-/// read from stdin, one line each in that order (blank lines skipped).
+/// read from stdin, one line each in that order (blank lines skipped). With
+/// `--fpuzzles` the link is the puzzle and the one argument the position.
 fn hint_input(args: HintArgs) -> Result<(String, Option<String>), String> {
-    let from_stdin = args.puzzle == "-" || args.board.as_deref() == Some("-");
+    let (puzzle, board) = match args.variant.linked_puzzle()? {
+        Some(linked) => match (args.puzzle, args.board) {
+            (position, None) => (linked, position),
+            (_, Some(extra)) => {
+                return Err(format!(
+                    "--fpuzzles carries the puzzle: one argument (the position) at most, \
+                     not also {extra}"
+                ));
+            }
+        },
+        None => (args.puzzle.unwrap_or_default(), args.board),
+    };
+    let from_stdin = puzzle == "-" || board.as_deref() == Some("-");
     let text = if from_stdin {
         read_input(None).map_err(|error| format!("stdin: {error}"))?
     } else {
@@ -132,13 +145,13 @@ fn hint_input(args: HintArgs) -> Result<(String, Option<String>), String> {
             .next()
             .ok_or_else(|| format!("stdin holds no {what} line"))
     };
-    let puzzle = match args.puzzle.as_str() {
+    let puzzle = match puzzle.as_str() {
         "-" => take("puzzle")?,
-        _ => args.puzzle,
+        _ => puzzle,
     };
-    let board = match args.board.as_deref() {
+    let board = match board.as_deref() {
         Some("-") => Some(take("board")?),
-        _ => args.board,
+        _ => board,
     };
     Ok((puzzle, board))
 }
