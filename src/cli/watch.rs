@@ -18,8 +18,8 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
     } else {
         args.puzzle.clone()
     };
-    let shape = args.grid.shape();
     let request = request_of(&args, puzzle)?;
+    let shape = linked_shape(&request).unwrap_or_else(|| args.grid.shape());
     let pictured = request.rules.as_ref().is_some_and(|rules| {
         let shape_only = crate::pb::Rules {
             box_rows: rules.box_rows,
@@ -63,6 +63,19 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
 /// The stream to watch: `puzzle` on the grid of `--box`, or an f-puzzles
 /// link's puzzle and rules, with the engine the server picks unless one is
 /// asked for (the row-major ones take no variants).
+/// The grid's shape when the request's rules are an f-puzzles link, read
+/// here to size the picture (a link this side cannot read is left to the
+/// server to refuse by name).
+fn linked_shape(request: &crate::pb::SolveStepsRequest) -> Option<crate::board::Shape> {
+    let link = &request.rules.as_ref()?.fpuzzles;
+    if link.is_empty() {
+        return None;
+    }
+    let imported = crate::convert::read_fpuzzles(link).ok()?;
+    let (notation, _) = crate::convert::rules_from_pb(&imported.rules).ok()?;
+    Some(notation.shape())
+}
+
 fn request_of(
     args: &WatchArgs,
     puzzle: String,
@@ -90,4 +103,31 @@ fn request_of(
             .map_or(0, |chosen| crate::convert::algorithm_to_pb(chosen).into());
     }
     Ok(request)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::linked_shape;
+    use crate::pb::{Rules, SolveStepsRequest};
+
+    fn by_link(link: String) -> SolveStepsRequest {
+        SolveStepsRequest {
+            rules: Some(Rules {
+                fpuzzles: link,
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_link_sizes_the_picture_by_its_own_grid() {
+        let row = vec![serde_json::json!({}); 6];
+        let board = serde_json::json!({"size": 6, "grid": vec![row; 6]});
+        let payload = lz_str::compress_to_base64(board.to_string().as_str());
+        let shape = linked_shape(&by_link(format!("https://f-puzzles.com/?load={payload}")));
+        assert_eq!(shape.map(|shape| shape.size()), Some(6));
+        assert_eq!(linked_shape(&by_link("load=%%".to_owned())), None);
+        assert_eq!(linked_shape(&SolveStepsRequest::default()), None);
+    }
 }
