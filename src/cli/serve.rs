@@ -71,10 +71,13 @@ fn init_logs(format: LogFormat, exporter: Option<&crate::telemetry::Exporter>) {
         LogFormat::Text => logs.boxed(),
         LogFormat::Json => logs.json().boxed(),
     };
-    tracing_subscriber::registry()
-        .with(logs.with_filter(filter))
-        .with(exporter.map(|exporter| exporter.layer()))
-        .init();
+    let registry = tracing_subscriber::registry().with(logs.with_filter(filter));
+    // No empty exporter layer: an absent layer enables every callsite, and the
+    // calls' export spans would be made (and thrown away) on every call.
+    match exporter {
+        Some(exporter) => registry.with(exporter.layer()).init(),
+        None => registry.init(),
+    }
 }
 
 /// Starts the `/metrics` listener on `address`.

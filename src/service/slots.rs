@@ -50,6 +50,13 @@ impl Slots {
         if let Some(slot) = self.try_now() {
             return Ok(slot);
         }
+        // Boxed: the line's state stays out of the future of a call that
+        // found a slot free.
+        Box::pin(self.in_line(deadline)).await
+    }
+
+    /// [`Slots::admit`] when no slot is free now.
+    async fn in_line(&self, deadline: Option<Instant>) -> Result<Slot, Status> {
         if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
             return Err(self.deadline_passed());
         }

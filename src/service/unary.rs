@@ -94,7 +94,8 @@ impl SudokuSolver {
                     max_steps,
                     deadline,
                 };
-                self.continue_on_pool(search, (slot, live), job).await
+                // Boxed: the long way's state stays out of every call's future.
+                Box::pin(self.continue_on_pool(search, (slot, live), job)).await
             }
         }
     }
