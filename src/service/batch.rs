@@ -28,8 +28,7 @@ use crate::pb;
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Progress, Report, Search};
 
 /// The response stream of a batch call.
-pub type BatchStream =
-    tokio_stream::wrappers::ReceiverStream<Result<pb::SolveBatchResponse, Status>>;
+pub type BatchStream = super::outlet::Replies<pb::SolveBatchResponse>;
 
 /// The most answers in one response message.
 pub const MAX_ANSWERS: usize = 256;

@@ -94,7 +94,7 @@ impl SudokuSolver {
             },
         };
         tokio::spawn(task.run(out).instrument(span));
-        Ok(Response::new(Box::pin(receiver)))
+        Ok(Response::new(receiver))
     }
 }
 

@@ -283,7 +283,7 @@ impl SudokuSolver {
             },
         };
         tokio::spawn(task.run(out).instrument(span));
-        Ok(Response::new(Box::pin(receiver)))
+        Ok(Response::new(receiver))
     }
 }
 

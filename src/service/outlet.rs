@@ -3,10 +3,12 @@
 //! passes or the shutdown grace is over (room for the next message, the pace
 //! timer, a solve slot). Knows nothing of what a stream computes.
 
+use std::pin::Pin;
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
+use tokio_stream::{Stream, StreamExt};
 use tonic::Status;
 
 use super::slots::{Slot, Slots};
@@ -20,10 +22,10 @@ const CLOSING_GRACE: Duration = Duration::from_secs(1);
 impl SudokuSolver {
     /// A new stream's outlet, held to `deadline`, and the response stream tonic
     /// reads from it.
-    pub(super) fn outlet<M>(
+    pub(super) fn outlet<M: Send + 'static>(
         &self,
         deadline: Option<Instant>,
-    ) -> (Outlet<M>, ReceiverStream<Result<M, Status>>) {
+    ) -> (Outlet<M>, Replies<M>) {
         let (sender, receiver) = mpsc::channel(self.limits.stream_buffer.max(1));
         let outlet = Outlet::new(
             sender,
@@ -31,7 +33,26 @@ impl SudokuSolver {
             self.shutdown.clone(),
             self.tracker.clone(),
         );
-        (outlet, ReceiverStream::new(receiver))
+        let replies = ReceiverStream::new(receiver).map(|item: Item<M>| item.map(|boxed| *boxed));
+        (outlet, Box::pin(replies))
+    }
+}
+
+/// What a stream's task hands to tonic, the message boxed: the channel keeps
+/// its slots in blocks of 32 from the start, and slots of a message's own size
+/// made every open stream hold a block of kilobytes.
+type Item<M> = Result<Box<M>, Status>;
+
+/// The response stream tonic reads a stream's messages from.
+pub(super) type Replies<M> = Pin<Box<dyn Stream<Item = Result<M, Status>> + Send>>;
+
+/// Room for one message, taken by [`Outlet::room`].
+pub(super) struct Room<'a, M>(mpsc::Permit<'a, Item<M>>);
+
+impl<M> Room<'_, M> {
+    /// Sends the message into the room.
+    pub(super) fn send(self, message: Result<M, Status>) {
+        self.0.send(message.map(Box::new));
     }
 }
 
@@ -48,15 +69,15 @@ pub(super) enum Cut {
 
 /// A stream's way out to its client, and the bounds it is held to.
 pub(super) struct Outlet<M> {
-    out: mpsc::Sender<Result<M, Status>>,
+    out: mpsc::Sender<Item<M>>,
     pub(super) deadline: Option<Instant>,
     shutdown: Shutdown,
     tracker: Tracker,
 }
 
 impl<M> Outlet<M> {
-    pub(super) fn new(
-        out: mpsc::Sender<Result<M, Status>>,
+    fn new(
+        out: mpsc::Sender<Item<M>>,
         deadline: Option<Instant>,
         shutdown: Shutdown,
         tracker: Tracker,
@@ -70,15 +91,15 @@ impl<M> Outlet<M> {
     }
 
     /// Room for one more message: at once, or once the client has read one.
-    pub(super) async fn room(&self) -> Result<mpsc::Permit<'_, Result<M, Status>>, Cut> {
+    pub(super) async fn room(&self) -> Result<Room<'_, M>, Cut> {
         match self.out.try_reserve() {
-            Ok(permit) => return Ok(permit),
+            Ok(permit) => return Ok(Room(permit)),
             Err(mpsc::error::TrySendError::Closed(())) => return Err(Cut::Gone),
             Err(mpsc::error::TrySendError::Full(())) => {}
         }
         let _waiting = self.tracker.waiting_on_client();
         tokio::select! {
-            permit = self.out.reserve() => permit.map_err(|_| Cut::Gone),
+            permit = self.out.reserve() => permit.map(Room).map_err(|_| Cut::Gone),
             cut = self.interruption() => Err(cut),
         }
     }
@@ -96,7 +117,7 @@ impl<M> Outlet<M> {
     /// Sends a message the client has room for (see [`Outlet::free`]) without
     /// waiting; `Err` when the client is gone or, against that promise, full.
     pub(super) fn send_now(&self, message: Result<M, Status>) -> Result<(), ()> {
-        self.out.try_send(message).map_err(|_| ())
+        self.out.try_send(message.map(Box::new)).map_err(|_| ())
     }
 
     /// Waits for a slot for the next slice of computing.
@@ -140,6 +161,7 @@ impl<M> Outlet<M> {
     /// Sends one of the closing messages, which may wait a short grace for the
     /// client; `Err` when the client did not take it.
     pub(super) async fn send_closing(&self, message: Result<M, Status>) -> Result<(), ()> {
+        let message = message.map(Box::new);
         match tokio::time::timeout(CLOSING_GRACE, self.out.send(message)).await {
             Ok(Ok(())) => Ok(()),
             _ => Err(()),

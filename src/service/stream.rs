@@ -153,7 +153,7 @@ impl SudokuSolver {
         };
         let first_slot = admitted.first_slot;
         tokio::spawn(steps.run(started, first_slot, out).instrument(span));
-        Response::new(Box::pin(receiver))
+        Response::new(receiver)
     }
 }
 
