@@ -56,6 +56,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     config.protoc_executable(protoc_bin_vendored::protoc_bin_path()?);
 
     tonic_prost_build::configure()
+        .codec_path("crate::codec::SmallBuffers")
         .file_descriptor_set_path(out_dir.join("sudoku_descriptor.bin"))
         .compile_with_config(config, &[proto], &["proto"])?;
     Ok(())

@@ -17,6 +17,7 @@
 //!   symmetric groups while the solution stays unique, seeded.
 //! - [`bench`](mod@bench): engine throughput behind `sudokud bench`, and the puzzle folder the
 //!   tests and benchmarks share.
+//! - [`codec`]: the stubs' protobuf codec (prost's, with small first buffers).
 //! - [`pb`]: the protobuf types and tonic stubs generated from
 //!   `proto/sudoku/v1/sudoku.proto`.
 //! - [`convert`]: the one place where engine values become `pb` values and back.
@@ -56,6 +57,7 @@ pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod client;
+pub mod codec;
 pub mod convert;
 pub mod dashboard;
 pub mod generate;

@@ -430,6 +430,7 @@ const LAYERS: &[&[&str]] = &[
     &["solver"],
     &["logic"],
     &["generate", "bench"],
+    &["codec"],
     &["lib"],
     &["convert", "metrics", "telemetry", "dashboard", "client"],
     &["service"],
