@@ -60,9 +60,6 @@ pub(super) fn run(args: WatchArgs) -> CliResult {
     Ok(())
 }
 
-/// The stream to watch: `puzzle` on the grid of `--box`, or an f-puzzles
-/// link's puzzle and rules, with the engine the server picks unless one is
-/// asked for (the row-major ones take no variants).
 /// The grid's shape when the request's rules are an f-puzzles link, read
 /// here to size the picture (a link this side cannot read is left to the
 /// server to refuse by name).
@@ -76,6 +73,9 @@ fn linked_shape(request: &crate::pb::SolveStepsRequest) -> Option<crate::board::
     Some(notation.shape())
 }
 
+/// The stream to watch: `puzzle` on the grid of `--box`, or an f-puzzles
+/// link's puzzle and rules, with the engine the server picks unless one is
+/// asked for (the row-major ones take no variants).
 fn request_of(
     args: &WatchArgs,
     puzzle: String,
