@@ -57,6 +57,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     tonic_prost_build::configure()
         .codec_path("crate::codec::SmallBuffers")
+        // SolveBatch's messages are kept as their encodings, read and written
+        // in place by the codec's own code.
+        .extern_path(
+            ".sudoku.v1.SolveBatchRequest",
+            "crate::codec::SolveBatchRequest",
+        )
+        .extern_path(
+            ".sudoku.v1.SolveBatchResponse",
+            "crate::codec::SolveBatchResponse",
+        )
         .file_descriptor_set_path(out_dir.join("sudoku_descriptor.bin"))
         .compile_with_config(config, &[proto], &["proto"])?;
     Ok(())

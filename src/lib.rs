@@ -17,7 +17,8 @@
 //!   symmetric groups while the solution stays unique, seeded.
 //! - [`bench`](mod@bench): engine throughput behind `sudokud bench`, and the puzzle folder the
 //!   tests and benchmarks share.
-//! - [`codec`]: the stubs' protobuf codec (prost's, with small first buffers).
+//! - [`codec`]: the stubs' protobuf codec (prost's, with small first buffers), and
+//!   `SolveBatch`'s messages kept as their encodings.
 //! - [`pb`]: the protobuf types and tonic stubs generated from
 //!   `proto/sudoku/v1/sudoku.proto`.
 //! - [`convert`]: the one place where engine values become `pb` values and back.
@@ -75,6 +76,8 @@ pub mod watch;
 pub mod pb {
     #![allow(missing_docs)]
     tonic::include_proto!("sudoku.v1");
+
+    pub use crate::codec::{SolveBatchRequest, SolveBatchResponse};
 
     /// The encoded file descriptor set of `sudoku.v1`, for server reflection.
     pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("sudoku_descriptor");

@@ -497,18 +497,16 @@ async fn a_solve_batch_in_connects_streaming_form_answers_every_puzzle() {
         .chunks(40)
         .enumerate()
         .map(|(chunk, puzzles)| {
-            pb::SolveBatchRequest {
-                puzzles: puzzles
-                    .iter()
-                    .enumerate()
-                    .map(|(i, puzzle)| pb::BatchPuzzle {
-                        id: (chunk * 40 + i).to_string(),
-                        puzzle: puzzle.clone(),
-                        ..Default::default()
-                    })
-                    .collect(),
-            }
-            .encode_to_vec()
+            let puzzles: Vec<_> = puzzles
+                .iter()
+                .enumerate()
+                .map(|(i, puzzle)| pb::BatchPuzzle {
+                    id: (chunk * 40 + i).to_string(),
+                    puzzle: puzzle.clone(),
+                    ..Default::default()
+                })
+                .collect();
+            pb::SolveBatchRequest::new(&puzzles).encoding()
         })
         .collect();
     let response = http(
@@ -524,10 +522,8 @@ async fn a_solve_batch_in_connects_streaming_form_answers_every_puzzle() {
     assert_eq!(end, serde_json::json!({}));
     let mut answered = vec![false; puzzles.len()];
     for message in messages {
-        for answer in pb::SolveBatchResponse::decode(&message[..])
-            .unwrap()
-            .answers
-        {
+        let read = pb::SolveBatchResponse::read(message.into()).unwrap();
+        for answer in read.answers::<pb::BatchAnswer>().unwrap() {
             let index: usize = answer.id.parse().unwrap();
             assert!(!answered[index], "{index} answered twice");
             answered[index] = true;

@@ -438,27 +438,25 @@ async fn solve_batch_takes_rules_puzzle_by_puzzle() {
     let mut client = server.client.clone();
     let (six, givens) = six_by_six();
     let nine = common::puzzles("euler96_50.txt")[0].clone();
-    let request = pb::SolveBatchRequest {
-        puzzles: vec![
-            pb::BatchPuzzle {
-                id: "six".into(),
-                puzzle: six,
-                rules: rules(2, 3, ""),
-                ..Default::default()
-            },
-            pb::BatchPuzzle {
-                id: "nine".into(),
-                puzzle: nine.clone(),
-                ..Default::default()
-            },
-            pb::BatchPuzzle {
-                id: "bad".into(),
-                puzzle: "1".into(),
-                rules: rules(2, 3, ""),
-                ..Default::default()
-            },
-        ],
-    };
+    let request = pb::SolveBatchRequest::new(&[
+        pb::BatchPuzzle {
+            id: "six".into(),
+            puzzle: six,
+            rules: rules(2, 3, ""),
+            ..Default::default()
+        },
+        pb::BatchPuzzle {
+            id: "nine".into(),
+            puzzle: nine.clone(),
+            ..Default::default()
+        },
+        pb::BatchPuzzle {
+            id: "bad".into(),
+            puzzle: "1".into(),
+            rules: rules(2, 3, ""),
+            ..Default::default()
+        },
+    ]);
     let mut answers = client
         .solve_batch(tokio_stream::iter([request]))
         .await
@@ -466,7 +464,7 @@ async fn solve_batch_takes_rules_puzzle_by_puzzle() {
         .into_inner();
     let mut all = Vec::new();
     while let Some(message) = answers.message().await.unwrap() {
-        all.extend(message.answers);
+        all.extend(message.answers::<pb::BatchAnswer>().unwrap());
     }
     let by_id = |id: &str| all.iter().find(|answer| answer.id == id).unwrap().clone();
     let six = by_id("six");

@@ -120,8 +120,8 @@ async fn solve_batch_and_the_json_route_take_variant_rules() {
             rules: Some(item.rules.clone()),
             ..Default::default()
         })
-        .collect();
-    let request = pb::SolveBatchRequest { puzzles };
+        .collect::<Vec<_>>();
+    let request = pb::SolveBatchRequest::new(&puzzles);
     let mut answers = client
         .solve_batch(tokio_stream::iter([request]))
         .await
@@ -129,7 +129,7 @@ async fn solve_batch_and_the_json_route_take_variant_rules() {
         .into_inner();
     let mut all = Vec::new();
     while let Some(message) = answers.message().await.unwrap() {
-        all.extend(message.answers);
+        all.extend(message.answers::<pb::BatchAnswer>().unwrap());
     }
     assert_eq!(all.len(), 2);
     for answer in all {

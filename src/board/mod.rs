@@ -30,5 +30,7 @@ pub use layout::{Crossing, Layout, PEER_BITS_CELLS};
 pub use parse::{PuzzleError, puzzle_lines};
 pub use shape::{BOX_SIDES, CellAt, Geometry, MAX_SIZE, Shape, ShapeError};
 pub use sized::Grid;
-pub use text::{DEFAULT_SYMBOLS, Form, Notation, SymbolsError, read_cells, write_cells};
+pub use text::{
+    DEFAULT_SYMBOLS, Form, Notation, SymbolsError, read_cells, write_cells, write_cells_into,
+};
 pub use variant::{Cage, RuleError, Variant, connected, neighbours, read_regions, sum_range};

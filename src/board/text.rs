@@ -243,23 +243,27 @@ impl Notation {
     /// empty), symbols as the alphabet gives them (`.` for empty). A shape
     /// without symbols writes numbers.
     pub fn write(&self, cells: &[u8], form: Form) -> String {
+        let mut text = String::with_capacity(cells.len() * 3);
+        self.write_into(cells, form, &mut text);
+        text
+    }
+
+    /// Writes `cells` after what `out` holds, as [`Notation::write`] would.
+    pub fn write_into(&self, cells: &[u8], form: Form, out: &mut String) {
         if form == Form::Numbers || self.symbols.is_empty() {
-            let mut text = String::with_capacity(cells.len() * 3);
+            let mut digits = itoa::Buffer::new();
             for (index, &value) in cells.iter().enumerate() {
                 if index > 0 {
-                    text.push(',');
+                    out.push(',');
                 }
-                text.push_str(&value.to_string());
+                out.push_str(digits.format(value));
             }
-            return text;
+            return;
         }
-        cells
-            .iter()
-            .map(|&value| match value {
-                0 => '.',
-                digit => self.symbols[usize::from(digit) - 1],
-            })
-            .collect()
+        out.extend(cells.iter().map(|&value| match value {
+            0 => '.',
+            digit => self.symbols[usize::from(digit) - 1],
+        }));
     }
 }
 
@@ -280,10 +284,21 @@ pub fn read_cells(notation: Option<&Notation>, text: &str) -> Result<Vec<u8>, Pu
 /// `cells` written in `notation` and `form`, or as a 9x9 line without a
 /// notation (nothing when they are not 81).
 pub fn write_cells(notation: Option<&Notation>, cells: &[u8], form: Form) -> String {
+    let mut text = String::new();
+    write_cells_into(notation, cells, form, &mut text);
+    text
+}
+
+/// Writes `cells` after what `out` holds, as [`write_cells`] would.
+pub fn write_cells_into(notation: Option<&Notation>, cells: &[u8], form: Form, out: &mut String) {
     match notation {
-        Some(notation) => notation.write(cells, form),
-        None if cells.len() == CELLS => cells.iter().map(|&value| cell_char(value)).collect(),
-        None => String::new(),
+        Some(notation) => notation.write_into(cells, form, out),
+        None if cells.len() == CELLS => {
+            let text: [u8; CELLS] = std::array::from_fn(|cell| cell_char(cells[cell]) as u8);
+            // A 9x9 grid's values are at most 9: its characters are ASCII.
+            out.push_str(std::str::from_utf8(&text).unwrap_or_default());
+        }
+        None => {}
     }
 }
 

@@ -9,13 +9,13 @@
 use std::sync::Arc;
 
 use bytes::{Buf, BufMut, Bytes};
-use prost::encoding::{
-    WireType, decode_key, decode_varint, encode_key, encode_varint, encoded_len_varint, key_len,
-};
+use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, key_len};
 use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder, Streaming};
 use tonic::codegen::http::uri::PathAndQuery;
 use tonic::transport::Channel;
 use tonic::{GrpcMethod, Request, Status};
+
+use crate::codec::fields::{read_key, read_length_delimited, read_varint, skip};
 
 /// What to ask of every puzzle.
 #[derive(Debug, Clone, Default)]
@@ -171,37 +171,6 @@ fn index_of(id: &[u8]) -> Option<usize> {
     })
 }
 
-fn read_key(message: &mut Bytes) -> Result<(u32, WireType), &'static str> {
-    decode_key(message).map_err(|_| "a malformed field key")
-}
-
-fn read_varint(message: &mut Bytes) -> Result<u64, &'static str> {
-    decode_varint(message).map_err(|_| "a malformed varint")
-}
-
-fn read_length_delimited(message: &mut Bytes) -> Result<Bytes, &'static str> {
-    let length = read_varint(message)?;
-    match usize::try_from(length) {
-        Ok(length) if length <= message.remaining() => Ok(message.split_to(length)),
-        _ => Err("a length past the message's end"),
-    }
-}
-
-fn skip(wire_type: WireType, message: &mut Bytes) -> Result<(), &'static str> {
-    let length = match wire_type {
-        WireType::Varint => return read_varint(message).map(drop),
-        WireType::LengthDelimited => return read_length_delimited(message).map(drop),
-        WireType::SixtyFourBit => 8,
-        WireType::ThirtyTwoBit => 4,
-        WireType::StartGroup | WireType::EndGroup => return Err("a group field"),
-    };
-    if message.remaining() < length {
-        return Err("a field past the message's end");
-    }
-    message.advance(length);
-    Ok(())
-}
-
 /// The codec of a `SolveBatch` call made by this client.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BatchCodec;
@@ -304,7 +273,6 @@ mod tests {
             };
             let mut written = Vec::new();
             write_puzzles(&sent, &mut written);
-            let read = pb::SolveBatchRequest::decode(written.as_slice()).unwrap();
             let expected: Vec<pb::BatchPuzzle> = [17, 0, 1_000_000]
                 .iter()
                 .map(|&index: &usize| pb::BatchPuzzle {
@@ -320,8 +288,8 @@ mod tests {
                     rules: Some(rules.clone()).filter(|rules| *rules != pb::Rules::default()),
                 })
                 .collect();
-            assert_eq!(read.puzzles, expected);
-            assert_eq!(written, read.encode_to_vec(), "the same bytes as prost's");
+            let by_prost = pb::SolveBatchRequest::new(&expected).encoding();
+            assert_eq!(written, by_prost, "the same bytes as prost's");
         }
     }
 
@@ -341,10 +309,10 @@ mod tests {
             code,
             error: error.into(),
         };
-        let sent = pb::SolveBatchResponse {
-            answers: vec![answer("4", 0, ""), answer("x", 3, "invalid puzzle")],
-        };
-        let read = read_answers(Bytes::from(sent.encode_to_vec())).unwrap();
+        let mut sent = pb::SolveBatchResponse::default();
+        sent.push(&answer("4", 0, ""));
+        sent.push(&answer("x", 3, "invalid puzzle"));
+        let read = read_answers(Bytes::copy_from_slice(sent.encoding())).unwrap();
         let solved = pb::Outcome::Solved as i32;
         let expected = |index, code, error: &str| Answer {
             index,
@@ -386,14 +354,13 @@ mod tests {
 
     #[test]
     fn a_malformed_message_is_an_error_not_a_panic() {
-        let whole = pb::SolveBatchResponse {
-            answers: vec![pb::BatchAnswer {
-                id: "1".into(),
-                solution: "1".repeat(81),
-                ..Default::default()
-            }],
-        }
-        .encode_to_vec();
+        let mut whole = pb::SolveBatchResponse::default();
+        whole.push(&pb::BatchAnswer {
+            id: "1".into(),
+            solution: "1".repeat(81),
+            ..Default::default()
+        });
+        let whole = whole.encoding();
         for cut in 1..whole.len() {
             assert!(
                 read_answers(Bytes::copy_from_slice(&whole[..cut])).is_err(),

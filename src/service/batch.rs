@@ -11,6 +11,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use prost::Message;
 use tokio::sync::{Mutex, mpsc};
 use tokio::task::JoinSet;
 use tonic::{Code, Request, Response, Status, Streaming};
@@ -23,15 +24,19 @@ use super::slots::Slot;
 use super::tracker::{Computing, LiveSolve};
 use super::unary::LongSolve;
 use super::{Readiness, SudokuSolver};
+use crate::codec::{BatchItem, SolveBatchRequest, SolveBatchResponse};
 use crate::convert;
 use crate::pb;
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Progress, Report, Search};
 
 /// The response stream of a batch call.
-pub type BatchStream = super::outlet::Replies<pb::SolveBatchResponse>;
+pub type BatchStream = super::outlet::Replies<SolveBatchResponse>;
 
 /// The most answers in one response message.
 pub const MAX_ANSWERS: usize = 256;
+
+/// About the size of an answer's encoding (a 9x9 solution and its statistics).
+const ANSWER_BYTES: usize = 128;
 
 /// Puzzles a worker takes from the queue at a time.
 const CHUNK: usize = 64;
@@ -51,7 +56,7 @@ impl SudokuSolver {
     /// Starts the batch's tasks and returns its answer stream at once.
     pub(super) fn open_batch(
         &self,
-        request: Request<Streaming<pb::SolveBatchRequest>>,
+        request: Request<Streaming<SolveBatchRequest>>,
         mut end: CallEnd,
     ) -> Response<BatchStream> {
         let deadline = deadline_of(request.metadata());
@@ -74,13 +79,13 @@ impl SudokuSolver {
     /// Runs one batch to its end; the call's status code.
     async fn run_batch(
         &self,
-        requests: Streaming<pb::SolveBatchRequest>,
-        outlet: &Outlet<pb::SolveBatchResponse>,
+        requests: Streaming<SolveBatchRequest>,
+        outlet: &Outlet<SolveBatchResponse>,
         deadline: Option<Instant>,
     ) -> Code {
         let workers = self.limits.max_concurrent_solves.max(1);
         let (jobs, queue) = mpsc::channel(workers * QUEUED_PER_WORKER / CHUNK);
-        let (answered, mut answers) = mpsc::channel::<Vec<pb::BatchAnswer>>(workers * 2);
+        let (answered, mut answers) = mpsc::channel::<SolveBatchResponse>(workers * 2);
         // Dropped with this future, the tasks are aborted: a deadline, a client
         // gone or a panic stops every puzzle of the batch at once.
         let mut tasks = JoinSet::new();
@@ -104,7 +109,7 @@ impl SudokuSolver {
             // Chunks are at most CHUNK answers: a message stays within MAX_ANSWERS.
             while batch.len() + CHUNK <= MAX_ANSWERS {
                 match answers.try_recv() {
-                    Ok(more) => batch.extend(more),
+                    Ok(more) => batch.append(&more),
                     Err(_) => break,
                 }
             }
@@ -113,7 +118,7 @@ impl SudokuSolver {
                 Err(Cut::Gone) => return Code::Cancelled,
                 Err(cut) => return self.cut_batch(outlet, cut).await,
             };
-            permit.send(Ok(pb::SolveBatchResponse { answers: batch }));
+            permit.send(Ok(batch));
         }
         // Every worker is done, so the reader is too: it says how the call ends.
         let mut ending = None;
@@ -134,7 +139,7 @@ impl SudokuSolver {
     }
 
     /// Ends a batch its deadline or the end of the shutdown grace cut.
-    async fn cut_batch(&self, outlet: &Outlet<pb::SolveBatchResponse>, cut: Cut) -> Code {
+    async fn cut_batch(&self, outlet: &Outlet<SolveBatchResponse>, cut: Cut) -> Code {
         let status = match cut {
             Cut::Gone => return Code::Cancelled,
             Cut::Deadline => Status::deadline_exceeded(
@@ -151,15 +156,15 @@ impl SudokuSolver {
     /// closed and empty, and hands each chunk's answers over together.
     async fn work(
         &self,
-        queue: &Mutex<mpsc::Receiver<Vec<pb::BatchPuzzle>>>,
-        answered: &mpsc::Sender<Vec<pb::BatchAnswer>>,
+        queue: &Mutex<mpsc::Receiver<SolveBatchRequest>>,
+        answered: &mpsc::Sender<SolveBatchResponse>,
         deadline: Option<Instant>,
     ) {
-        let mut reused = None;
+        let mut reused = (None, pb::BatchAnswer::default());
         loop {
             let next = queue.lock().await.recv().await;
             let Some(chunk) = next else { return };
-            let answers = self.answer_chunk(chunk, deadline, &mut reused).await;
+            let answers = self.answer_chunk(&chunk, deadline, &mut reused).await;
             if answered.send(answers).await.is_err() {
                 return;
             }
@@ -170,23 +175,24 @@ impl SudokuSolver {
     /// at most `FAIR_TURN` here, on the compute pool if it needs more (in slices,
     /// its slot taking turns there). After each turn's worth of puzzles the task
     /// yields, and the slot goes back when other work waits. The chunk's search
-    /// times go into the metrics together.
+    /// times go into the metrics together. Each answer is written into the
+    /// response through the worker's one `BatchAnswer` (its strings keep their
+    /// room from puzzle to puzzle).
     async fn answer_chunk(
         &self,
-        chunk: Vec<pb::BatchPuzzle>,
+        chunk: &SolveBatchRequest,
         deadline: Option<Instant>,
-        reused: &mut Option<Search>,
-    ) -> Vec<pb::BatchAnswer> {
-        let mut answers = Vec::with_capacity(chunk.len());
+        (reused, answer): &mut (Option<Search>, pb::BatchAnswer),
+    ) -> SolveBatchResponse {
+        let mut answers = SolveBatchResponse::with_capacity(chunk.len(), ANSWER_BYTES);
         let mut timings = Vec::with_capacity(chunk.len());
         let mut turn = None;
-        for puzzle in chunk {
-            let prepared = prepare(&puzzle, &self.limits);
-            let id = puzzle.id;
-            let prepared = match prepared {
+        for item in chunk.puzzles() {
+            let id_read = write_id(&mut answer.id, item.id);
+            let prepared = match prepare(&item, id_read, &self.limits) {
                 Ok(prepared) => prepared,
                 Err(status) => {
-                    answers.push(failed(id, &status));
+                    answers.push(failed(answer, &status));
                     continue;
                 }
             };
@@ -195,7 +201,7 @@ impl SudokuSolver {
                 None => match self.slots.admit(deadline).await {
                     Ok(slot) => Turn::start(self, (slot, self.tracker.enter())),
                     Err(status) => {
-                        answers.push(failed(id, &status));
+                        answers.push(failed(answer, &status));
                         continue;
                     }
                 },
@@ -205,7 +211,7 @@ impl SudokuSolver {
             if let Ok(Ok(report)) = &outcome {
                 timings.push((algorithm.name(), report.stats.elapsed));
             }
-            answers.push(self.answered(id, outcome, (algorithm, mode), puzzle));
+            answers.push(self.answered(answer, outcome, (algorithm, mode), puzzle));
             turn = back;
             if let Some(over) = turn.take_if(|current| current.used >= FAIR_TURN) {
                 // A turn is over: the runtime's other tasks run, and the slot goes
@@ -277,36 +283,35 @@ impl SudokuSolver {
         }
     }
 
-    /// The answer for a search's outcome, as `Solve` would give it.
-    fn answered(
+    /// `answer` (its id written) filled in for a search's outcome, as `Solve`
+    /// would answer.
+    fn answered<'a>(
         &self,
-        id: String,
+        answer: &'a mut pb::BatchAnswer,
         outcome: Solved,
         (algorithm, mode): (Algorithm, Mode),
         puzzle: &Puzzle,
-    ) -> pb::BatchAnswer {
+    ) -> &'a pb::BatchAnswer {
         let report = match outcome {
             Ok(Ok(report)) => report,
             Ok(Err(interrupted)) => {
                 if matches!(interrupted, Interrupted::StepLimit { .. }) {
                     self.tracker.metrics.rejected("max_steps");
                 }
-                return failed(id, &interrupted_status(interrupted, &self.shutdown));
+                return failed(answer, &interrupted_status(interrupted, &self.shutdown));
             }
-            Err(status) => return failed(id, &status),
+            Err(status) => return failed(answer, &status),
         };
-        let solution = puzzle.solution_text(&report);
-        let solved = convert::solve_response(&report, algorithm, mode, solution);
-        pb::BatchAnswer {
-            id,
-            outcome: solved.outcome,
-            solution: solved.solution,
-            solution_count: solved.solution_count,
-            stats: solved.stats,
-            algorithm: solved.algorithm,
-            code: 0,
-            error: String::new(),
-        }
+        let solved = convert::solve_response(&report, algorithm, mode, String::new());
+        answer.solution.clear();
+        puzzle.write_solution(&report, &mut answer.solution);
+        answer.outcome = solved.outcome;
+        answer.solution_count = solved.solution_count;
+        answer.stats = solved.stats;
+        answer.algorithm = solved.algorithm;
+        answer.code = 0;
+        answer.error.clear();
+        answer
     }
 }
 
@@ -342,30 +347,66 @@ type Prepared = (Puzzle, Algorithm, Mode, u64);
 /// How a puzzle's search ended, or the status that kept it from running.
 type Solved = Result<Result<Report, Interrupted>, Status>;
 
-/// A puzzle's fields checked as `Solve` checks them.
-fn prepare(puzzle: &pb::BatchPuzzle, limits: &super::Limits) -> Result<Prepared, Status> {
-    let read = Puzzle::read(&puzzle.puzzle, puzzle.rules.as_ref())?;
-    let algorithm = read.algorithm(puzzle.algorithm)?;
-    let mode = Mode::counting(puzzle.check_unique);
-    Ok((read, algorithm, mode, limits.steps_for(puzzle.max_steps)))
+/// A puzzle's fields checked as `Solve` checks them; a puzzle or rules that
+/// do not decode are the puzzle's error, not the batch's.
+fn prepare(
+    item: &BatchItem<'_>,
+    id_read: bool,
+    limits: &super::Limits,
+) -> Result<Prepared, Status> {
+    if !id_read {
+        return Err(Status::invalid_argument("id: not UTF-8 text"));
+    }
+    let text = std::str::from_utf8(item.puzzle)
+        .map_err(|_| Status::invalid_argument("puzzle: not UTF-8 text"))?;
+    let rules = match item.rules {
+        None => None,
+        Some(encoded) => Some(pb::Rules::decode(encoded).map_err(|error| {
+            Status::invalid_argument(format!("rules: not a Rules message ({error})"))
+        })?),
+    };
+    let read = Puzzle::read(text, rules.as_ref())?;
+    let algorithm = read.algorithm(item.algorithm)?;
+    let mode = Mode::counting(item.check_unique);
+    Ok((read, algorithm, mode, limits.steps_for(item.max_steps)))
 }
 
-/// The answer for a puzzle `Solve` would have failed with `status`.
-fn failed(id: String, status: &Status) -> pb::BatchAnswer {
-    pb::BatchAnswer {
-        id,
-        code: status.code() as u32,
-        error: status.message().to_owned(),
-        ..Default::default()
+/// Writes a puzzle's id into `out`, as it came, and says whether it was
+/// UTF-8; one that is not (its answer an error) with its bad bytes replaced.
+fn write_id(out: &mut String, id: &[u8]) -> bool {
+    out.clear();
+    match std::str::from_utf8(id) {
+        Ok(id) => {
+            out.push_str(id);
+            true
+        }
+        Err(_) => {
+            out.push_str(&String::from_utf8_lossy(id));
+            false
+        }
     }
+}
+
+/// `answer` (its id written) filled in for a puzzle `Solve` would have failed
+/// with `status`.
+fn failed<'a>(answer: &'a mut pb::BatchAnswer, status: &Status) -> &'a pb::BatchAnswer {
+    answer.outcome = 0;
+    answer.solution.clear();
+    answer.solution_count = 0;
+    answer.stats = None;
+    answer.algorithm = 0;
+    answer.code = status.code() as u32;
+    answer.error.clear();
+    answer.error.push_str(status.message());
+    answer
 }
 
 /// Reads the request messages' puzzles into the queue until the client is done
 /// (`None`), its stream fails (that status), or shutdown begins: then reading
 /// stops, the puzzles read are still answered, and the call ends `UNAVAILABLE`.
 async fn read(
-    mut requests: Streaming<pb::SolveBatchRequest>,
-    jobs: mpsc::Sender<Vec<pb::BatchPuzzle>>,
+    mut requests: Streaming<SolveBatchRequest>,
+    jobs: mpsc::Sender<SolveBatchRequest>,
     readiness: Readiness,
 ) -> Option<Status> {
     let stopped = || {
@@ -387,7 +428,7 @@ async fn read(
             Ok(None) => return None,
             Err(status) => return Some(status),
         };
-        let mut puzzles = request.puzzles;
+        let mut puzzles = request;
         while !puzzles.is_empty() {
             let rest = puzzles.split_off(puzzles.len().min(CHUNK));
             let chunk = std::mem::replace(&mut puzzles, rest);

@@ -12,6 +12,7 @@ use super::call::{parse_puzzle, puzzle_status};
 use super::rules;
 use crate::board::{
     Board, Form, Grid, Layout, Notation, PuzzleError, Shape, read_cells, write_cells,
+    write_cells_into,
 };
 use crate::convert;
 use crate::pb;
@@ -190,10 +191,16 @@ impl Puzzle {
 
     /// The solution of a report as the request wrote its puzzle (empty: none).
     pub(super) fn solution_text(&self, report: &Report) -> String {
-        report
-            .cells()
-            .map(|cells| self.write(cells))
-            .unwrap_or_default()
+        let mut text = String::new();
+        self.write_solution(report, &mut text);
+        text
+    }
+
+    /// Writes [`Puzzle::solution_text`] after what `out` holds.
+    pub(super) fn write_solution(&self, report: &Report, out: &mut String) {
+        if let Some(cells) = report.cells() {
+            write_cells_into(self.notation.as_ref(), cells, self.form, out);
+        }
     }
 
     /// The f-puzzles link of a report's solution when the puzzle came as a
