@@ -3,7 +3,7 @@
 //! came in. Knows nothing of clashes (`sized.rs`) or of searching; the 9x9
 //! text without rules keeps its own fast reader (`parse.rs`).
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use super::{Board, CELLS, Grid, PuzzleError, Shape, cell_char};
 
@@ -251,12 +251,12 @@ impl Notation {
     /// Writes `cells` after what `out` holds, as [`Notation::write`] would.
     pub fn write_into(&self, cells: &[u8], form: Form, out: &mut String) {
         if form == Form::Numbers || self.symbols.is_empty() {
-            let mut digits = itoa::Buffer::new();
             for (index, &value) in cells.iter().enumerate() {
                 if index > 0 {
                     out.push(',');
                 }
-                out.push_str(digits.format(value));
+                // Writing to a String does not fail.
+                let _ = write!(out, "{value}");
             }
             return;
         }

@@ -13,8 +13,8 @@ use prost::encoding::WireType;
 use tonic::Status;
 use tonic::codec::{DecodeBuf, EncodeBuf};
 
-use super::Wire;
 use super::fields::{Malformed, read_key, read_length_delimited, read_varint, skip};
+use super::wire::Wire;
 
 /// The field of a request's puzzles and of a response's answers.
 const ENTRIES: u32 = 1;

@@ -7,6 +7,7 @@
 //! (`batch`): a batch's puzzles are read in place and its answers written
 //! straight into the message. Knows nothing of the other messages.
 //!
+//! - `wire`: how a message is written and read (prost's, or its own code);
 //! - `fields`: reading a field in place (key, varint, slice, skip);
 //! - `batch`: `SolveBatchRequest` and `SolveBatchResponse`.
 
@@ -17,8 +18,10 @@ use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder, EncodeBuf, Encoder
 
 mod batch;
 pub mod fields;
+mod wire;
 
 pub use batch::{BatchItem, SolveBatchRequest, SolveBatchResponse};
+pub use wire::Wire;
 
 /// The first size of a call's encode and decode buffers.
 pub const BUFFER_BYTES: usize = 1024;
@@ -26,28 +29,6 @@ pub const BUFFER_BYTES: usize = 1024;
 /// How many encoded bytes a stream gathers before tonic sends them (tonic's
 /// default).
 const YIELD_BYTES: usize = 32 * 1024;
-
-/// A message as the stubs write and read it: every prost message by prost,
-/// the batch messages by their own code.
-pub trait Wire: Sized + Send + 'static {
-    /// Writes the message's protobuf encoding.
-    fn write(&self, out: &mut EncodeBuf<'_>);
-
-    /// Reads a message from all of `src`; a malformed one is `INTERNAL`, as
-    /// gRPC's status code guide has it for a message that does not parse.
-    fn read(src: &mut DecodeBuf<'_>) -> Result<Self, Status>;
-}
-
-impl<M: prost::Message + Default + Send + 'static> Wire for M {
-    fn write(&self, out: &mut EncodeBuf<'_>) {
-        // An EncodeBuf grows as it is written: there is always room.
-        let _ = self.encode(out);
-    }
-
-    fn read(src: &mut DecodeBuf<'_>) -> Result<Self, Status> {
-        M::decode(src).map_err(|error| Status::internal(error.to_string()))
-    }
-}
 
 /// The stubs' codec (named by `build.rs`): [`BUFFER_BYTES`] first buffers.
 #[derive(Debug, Clone, Copy)]
