@@ -221,3 +221,45 @@ async fn the_cors_setting_has_one_spelling() {
         stderr(&output)
     );
 }
+
+/// `load --streams 0` makes only the probes (beside another client's streams)
+/// and says how they went; it opens no stream.
+#[tokio::test]
+async fn load_with_no_streams_makes_only_its_probes() {
+    use common::process::sudokud;
+    let server = common::server::start().await;
+    let address = server.address.to_string();
+    let probes =
+        std::env::temp_dir().join(format!("sudokud-load-probes-{}.txt", std::process::id()));
+    let puzzles = common::puzzles("euler96_50.txt");
+    std::fs::write(&probes, puzzles[..3].join("\n")).unwrap();
+    let output = sudokud(
+        &[
+            "load",
+            "--addr",
+            &address,
+            "--rpc",
+            "steps",
+            "--streams",
+            "0",
+            "--duration",
+            "1",
+            "--probes",
+            probes.to_str().unwrap(),
+            "--probe-count",
+            "3",
+        ],
+        "",
+        &[],
+    )
+    .await;
+    let _ = std::fs::remove_file(&probes);
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("streams 0 ") && text.contains("0 going"),
+        "{text}"
+    );
+    assert!(text.contains("probes: 3 OK, 0 failed"), "{text}");
+    assert!(text.contains(" 0 messages"), "{text}");
+}

@@ -201,7 +201,9 @@ pub(super) struct LoadArgs {
     #[arg(long, value_enum, ignore_case = true, default_value_t = AlgorithmArg::DEFAULT)]
     pub(super) algorithm: AlgorithmArg,
     /// With `--rpc steps`: keep this many streams open at once (dashboards) and
-    /// measure a steady window of `--duration` seconds once they are going.
+    /// measure a steady window of `--duration` seconds once they are going (0:
+    /// none, only the probes and the server's usage, beside another client's
+    /// streams).
     #[arg(long)]
     pub(super) streams: Option<usize>,
     /// Each stream's steps a second, 0 to 1,000 (0: unpaced), as in `watch`.

@@ -111,7 +111,7 @@ fn load_streams(args: &LoadArgs, streams: usize, puzzles: Vec<String>) -> CliRes
         None => Vec::new(),
     };
     let plan = crate::load::streams::StreamPlan {
-        streams: streams.max(1),
+        streams,
         pace: std::time::Duration::from_millis(u64::from(super::config::interval_ms(args.pace))),
         max_batch: args.max_batch,
         puzzles,
@@ -124,10 +124,13 @@ fn load_streams(args: &LoadArgs, streams: usize, puzzles: Vec<String>) -> CliRes
         authorization: target.authorization()?,
         server_pid: args.server_pid,
     };
-    let connections = args
-        .connections
-        .unwrap_or_else(|| streams.div_ceil(1000).max(10))
-        .max(1);
+    let connections = match streams {
+        0 => 0,
+        _ => args
+            .connections
+            .unwrap_or_else(|| streams.div_ceil(1000).max(10))
+            .max(1),
+    };
     let summary = runtime(Threads::PerCore)?.block_on(async {
         let mut channels = Vec::with_capacity(connections);
         for _ in 0..connections {
