@@ -421,3 +421,52 @@ async fn a_paced_explain_stream_ends_at_its_deadline() {
     assert_deadline(&status);
     until_no_stream_is_open(&server.tracker).await;
 }
+
+/// Rate's ER/EP/ED read off the steps Explain sends: the diamond is the first
+/// step's rating, the pearl the hardest up to the first that places a digit,
+/// the rating the hardest of all.
+#[tokio::test]
+async fn rate_gives_the_pearl_and_diamond_of_the_steps_explain_sends() {
+    let mut server = start().await;
+    let mut pearls_below_ratings = 0;
+    for puzzle in puzzles("norvig_top95.txt").iter().take(12) {
+        let rated = server
+            .client
+            .rate(pb::RateRequest {
+                puzzle: puzzle.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let request = pb::ExplainRequest {
+            puzzle: puzzle.clone(),
+            ..Default::default()
+        };
+        let mut stream = server.client.explain(request).await.unwrap().into_inner();
+        let mut steps = Vec::new();
+        while let Some(message) = stream.message().await.unwrap() {
+            if let Some(Event::Steps(batch)) = message.event {
+                steps.extend(batch.steps);
+            }
+        }
+        if rated.needed_search {
+            continue;
+        }
+        let first_placing = steps.iter().position(|step| !step.placements.is_empty());
+        let hardest = |steps: &[pb::LogicStep]| steps.iter().map(|s| s.rating).fold(0.0, f64::max);
+        assert_eq!(rated.diamond, steps[0].rating, "{puzzle}");
+        assert_eq!(
+            rated.pearl,
+            hardest(&steps[..=first_placing.unwrap()]),
+            "{puzzle}"
+        );
+        assert_eq!(rated.rating, hardest(&steps), "{puzzle}");
+        assert!(rated.diamond <= rated.pearl && rated.pearl <= rated.rating);
+        pearls_below_ratings += usize::from(rated.pearl < rated.rating);
+    }
+    assert!(
+        pearls_below_ratings > 0,
+        "no puzzle told the pearl from the rating"
+    );
+}

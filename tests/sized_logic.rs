@@ -307,7 +307,14 @@ async fn rate_explain_and_hint_commands_take_box_and_symbols() {
     assert_eq!(out.lines().count(), 3, "{out}");
     for ((puzzle, _), line) in set.iter().zip(out.lines()) {
         let rating = logic::explain_grid(puzzle, None, || true, &|| false).rating();
-        assert!(line.starts_with(&format!("{:.1} {}", rating.value, rating.level().name())));
+        let expected = format!(
+            "{:.1}/{:.1}/{:.1} {}",
+            rating.value,
+            rating.pearl,
+            rating.diamond,
+            rating.level().name()
+        );
+        assert!(line.starts_with(&expected), "{line}");
     }
     let explained = sudokud(&[&["explain"][..], &box_args].concat(), &lines[0], &[]).await;
     assert!(explained.status.success(), "{}", stderr(&explained));

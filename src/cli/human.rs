@@ -31,8 +31,10 @@ pub(super) fn rate(args: RateArgs) -> CliResult {
                     let technique = rating.technique.map_or("beyond the ladder", |t| t.name());
                     writeln!(
                         out,
-                        "{:.1} {} {technique}",
+                        "{:.1}/{:.1}/{:.1} {} {technique}",
                         rating.value,
+                        rating.pearl,
+                        rating.diamond,
                         rating.level().name()
                     )
                 }

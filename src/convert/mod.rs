@@ -316,6 +316,8 @@ pub fn rate_response(rating: &Rating, search: &Stats) -> pb::RateResponse {
             .collect(),
         needed_search: !rating.solved,
         search: Some(stats_to_pb(search)),
+        pearl: rating.pearl,
+        diamond: rating.diamond,
     }
 }
 

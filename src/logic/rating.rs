@@ -153,6 +153,12 @@ pub struct Rating {
     pub counts: Vec<TechniqueCount>,
     /// False when the ladder ran out of techniques before the puzzle was solved.
     pub solved: bool,
+    /// Sudoku Explainer's EP (the pearl): the hardest step up to and including
+    /// the first that places a digit; the rating when the ladder ran out first.
+    pub pearl: f64,
+    /// Sudoku Explainer's ED (the diamond): the first step's rating; the
+    /// rating when the ladder found no step.
+    pub diamond: f64,
 }
 
 impl Rating {
@@ -160,6 +166,7 @@ impl Rating {
     pub fn of(explanation: &Explanation) -> Rating {
         let mut counts: Vec<TechniqueCount> = Vec::new();
         let mut hardest: Option<&LogicStep> = None;
+        let (mut pearl, mut diamond) = (None, None);
         for step in &explanation.steps {
             match counts
                 .iter_mut()
@@ -178,6 +185,13 @@ impl Rating {
             if hardest.is_none_or(|hardest| step.rating > hardest.rating) {
                 hardest = Some(step);
             }
+            // As Sudoku Explainer takes them: the highest rating so far, after
+            // the first step and after the first that places a digit.
+            let so_far = hardest.map_or(0.0, |step| step.rating);
+            diamond = diamond.or(Some(so_far));
+            if pearl.is_none() && !step.placements.is_empty() {
+                pearl = Some(so_far);
+            }
         }
         counts.sort_by_key(|known| known.technique);
         let solved = explanation.solved();
@@ -191,6 +205,8 @@ impl Rating {
             technique: hardest.filter(|_| solved).map(|step| step.technique),
             counts,
             solved,
+            pearl: pearl.unwrap_or(value),
+            diamond: diamond.unwrap_or(value),
         }
     }
 
@@ -210,6 +226,71 @@ impl Explanation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn explanation(steps: Vec<LogicStep>, solved: bool) -> Explanation {
+        Explanation {
+            steps,
+            end: vec![u8::from(solved); 81],
+        }
+    }
+
+    #[test]
+    fn the_diamond_is_the_first_step_and_the_pearl_the_hardest_up_to_the_first_placement() {
+        let remove = |technique| LogicStep::eliminating(technique, vec![(0, 1)], vec![(1, 1)]);
+        let place = |technique| LogicStep::placing(technique, (2, 3));
+        let rated = explanation(
+            vec![
+                remove(Technique::Pointing),
+                remove(Technique::XWing),
+                remove(Technique::NakedPair),
+                place(Technique::HiddenSingleBox),
+                remove(Technique::XWing),
+                place(Technique::FullHouse),
+            ],
+            true,
+        )
+        .rating();
+        let (pointing, x_wing) = (Technique::Pointing.rating(), Technique::XWing.rating());
+        assert!(pointing < x_wing);
+        assert_eq!(
+            (rated.value, rated.pearl, rated.diamond),
+            (x_wing, x_wing, pointing)
+        );
+        // A single first: all three from the start.
+        let easy = explanation(
+            vec![place(Technique::HiddenSingleBox), remove(Technique::XWing)],
+            true,
+        )
+        .rating();
+        let single = Technique::HiddenSingleBox.rating();
+        assert_eq!(
+            (easy.value, easy.pearl, easy.diamond),
+            (x_wing, single, single)
+        );
+    }
+
+    #[test]
+    fn past_the_ladder_the_pearl_and_diamond_are_the_rating_until_reached() {
+        let stuck = explanation(
+            vec![LogicStep::eliminating(
+                Technique::XWing,
+                vec![(0, 1)],
+                vec![(1, 1)],
+            )],
+            false,
+        )
+        .rating();
+        assert_eq!(stuck.value, BEYOND_LADDER);
+        assert_eq!(
+            (stuck.pearl, stuck.diamond),
+            (BEYOND_LADDER, Technique::XWing.rating())
+        );
+        let nothing = explanation(Vec::new(), false).rating();
+        assert_eq!(
+            (nothing.pearl, nothing.diamond),
+            (BEYOND_LADDER, BEYOND_LADDER)
+        );
+    }
 
     #[test]
     fn a_range_needs_ratings_from_0_up_the_lowest_first() {
