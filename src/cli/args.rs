@@ -40,7 +40,8 @@ pub(super) enum Command {
     /// line per step when stdout is not a terminal; then the final grid and stats.
     Watch(WatchArgs),
     /// Rate puzzles on the Sudoku Explainer scale: one puzzle a line from FILE or
-    /// stdin, one line out: the rating, the level, the hardest technique.
+    /// stdin, one line out: ER/EP/ED (the rating, the pearl, the diamond), the
+    /// level, the hardest technique.
     Rate(RateArgs),
     /// Explain puzzles step by step with human techniques, easiest first.
     Explain(ExplainArgs),
