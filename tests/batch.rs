@@ -434,7 +434,7 @@ fn a_malformed_request_or_response_is_an_error_not_a_panic() {
         );
     }
     for cut in 1..response.len() {
-        let read = pb::SolveBatchResponse::read(response[..cut].to_vec().into());
+        let read = pb::SolveBatchResponse::read(&response[..cut]);
         assert!(read.is_err(), "cut at {cut}");
     }
     // A group, puzzles as a varint, a puzzle's text as a varint, an overlong varint.

@@ -522,7 +522,7 @@ async fn a_solve_batch_in_connects_streaming_form_answers_every_puzzle() {
     assert_eq!(end, serde_json::json!({}));
     let mut answered = vec![false; puzzles.len()];
     for message in messages {
-        let read = pb::SolveBatchResponse::read(message.into()).unwrap();
+        let read = pb::SolveBatchResponse::read(&message).unwrap();
         for answer in read.answers::<pb::BatchAnswer>().unwrap() {
             let index: usize = answer.id.parse().unwrap();
             assert!(!answered[index], "{index} answered twice");

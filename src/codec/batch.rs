@@ -7,6 +7,8 @@
 //! generated types would (checked against them in the tests). Knows nothing of
 //! what the fields mean.
 
+use std::ops::Range;
+
 use bytes::{Buf, BufMut, Bytes};
 use prost::Message;
 use prost::encoding::WireType;
@@ -74,24 +76,13 @@ impl SolveBatchRequest {
         if u32::try_from(message.len()).is_err() {
             return Err("a message over 4 GiB");
         }
-        let mut rest = &message[..];
         let mut puzzles = Vec::new();
-        while rest.has_remaining() {
-            let start = message.len() - rest.len();
-            let (tag, wire_type) = read_key(&mut rest)?;
-            if tag != ENTRIES {
-                skip(wire_type, &mut rest)?;
-                continue;
-            }
-            if wire_type != WireType::LengthDelimited {
-                return Err("puzzles of the wrong wire type");
-            }
-            let fields = read_length_delimited(&mut rest)?;
-            let end = message.len() - rest.len();
-            let mut placed = read_puzzle(fields, end)?;
-            placed.entry = span(start, end);
+        for_each_entry(&message, |entry, fields| {
+            let mut placed = read_puzzle(fields, entry.end)?;
+            placed.entry = span(entry.start, entry.end);
             puzzles.push(placed);
-        }
+            Ok::<_, Malformed>(())
+        })?;
         Ok(SolveBatchRequest { message, puzzles })
     }
 
@@ -142,6 +133,30 @@ impl SolveBatchRequest {
             rules: placed.rules.map(bytes),
         })
     }
+}
+
+/// Walks a message's entries (field 1, each length-delimited), stepping over
+/// its other fields: `entry` gets where each entry lies in the message and its
+/// contents (the end of that range).
+fn for_each_entry<'a, E: From<Malformed>>(
+    message: &'a [u8],
+    mut entry: impl FnMut(Range<usize>, &'a [u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut rest = message;
+    while rest.has_remaining() {
+        let start = message.len() - rest.len();
+        let (tag, wire_type) = read_key(&mut rest)?;
+        if tag != ENTRIES {
+            skip(wire_type, &mut rest)?;
+            continue;
+        }
+        if wire_type != WireType::LengthDelimited {
+            return Err(E::from("entries of the wrong wire type"));
+        }
+        let contents = read_length_delimited(&mut rest)?;
+        entry(start..message.len() - rest.len(), contents)?;
+    }
+    Ok(())
 }
 
 /// (start, length) of `start..end`: both within a message under 4 GiB.
@@ -231,31 +246,24 @@ impl SolveBatchResponse {
         self.answers == 0
     }
 
-    /// The answers, read as `M` (`BatchAnswer`).
-    pub fn answers<M: Message + Default>(&self) -> Result<Vec<M>, prost::DecodeError> {
+    /// The answers, read as `M` (`BatchAnswer`); an error says what did not
+    /// decode.
+    pub fn answers<M: Message + Default>(&self) -> Result<Vec<M>, String> {
         let mut answers = Vec::with_capacity(self.answers);
-        let mut rest = self.message.as_slice();
-        while rest.has_remaining() {
-            let (tag, wire_type) = prost::encoding::decode_key(&mut rest)?;
-            if tag == ENTRIES && wire_type == WireType::LengthDelimited {
-                answers.push(M::decode_length_delimited(&mut rest)?);
-            } else {
-                let context = prost::encoding::DecodeContext::default();
-                prost::encoding::skip_field(wire_type, tag, &mut rest, context)?;
-            }
-        }
+        for_each_entry(&self.message, |_, contents| {
+            answers.push(M::decode(contents).map_err(|error| error.to_string())?);
+            Ok::<_, String>(())
+        })?;
         Ok(answers)
     }
 
     /// Reads a response's encoding; an error names what is malformed.
-    pub fn read(message: Bytes) -> Result<SolveBatchResponse, Malformed> {
-        let mut rest = message.clone();
+    pub fn read(message: &[u8]) -> Result<SolveBatchResponse, Malformed> {
         let mut answers = 0;
-        while rest.has_remaining() {
-            let (tag, wire_type) = read_key(&mut rest)?;
-            answers += usize::from(tag == ENTRIES && wire_type == WireType::LengthDelimited);
-            skip(wire_type, &mut rest)?;
-        }
+        for_each_entry(message, |_, _| {
+            answers += 1;
+            Ok::<_, Malformed>(())
+        })?;
         Ok(SolveBatchResponse {
             message: message.to_vec(),
             answers,
@@ -275,7 +283,7 @@ impl Wire for SolveBatchResponse {
 
     fn read(src: &mut DecodeBuf<'_>) -> Result<Self, Status> {
         let message = src.copy_to_bytes(src.remaining());
-        SolveBatchResponse::read(message).map_err(|what| {
+        SolveBatchResponse::read(&message).map_err(|what| {
             Status::internal(format!("failed to decode a SolveBatchResponse: {what}"))
         })
     }
