@@ -449,6 +449,8 @@ fn a_malformed_request_or_response_is_an_error_not_a_panic() {
             "{bad:?}"
         );
     }
+    // Answers as a varint, as prost has it for a repeated message field.
+    assert!(pb::SolveBatchResponse::read(&[0x08, 0x01]).is_err());
 }
 
 #[test]
