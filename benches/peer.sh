@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# Side-by-side throughput of `sudokud solve` (one thread) and the `sudoku` crate 0.8
-# (JCZSolve port, AGPL: built outside the repo as a peer, never a dependency), both
-# reading puzzles on stdin and printing answers, on the same machine in the same run.
+# Side-by-side throughput of `sudokud solve` (one thread) and its peers, all reading
+# puzzles on stdin and printing answers, on the same machine in the same run:
+# - the `sudoku` crate 0.8 (JCZSolve port, AGPL: built outside the repo as a peer,
+#   never a dependency), always;
+# - tdoku, when TDOKU names a binary (built beside the project, never by this script):
+#   a driver of your own that reads one puzzle a line and prints the first solution,
+#   or with `--count` the number of solutions up to two (docs/performance.md says how).
 #
 #   bash benches/peer.sh [SET...]      # default: the five sets of the speed bar
+#   TDOKU=/path/to/tdoku-driver bash benches/peer.sh
 #
-# Prints puzzles/s for first solution and count-to-two, and sudokud's ratio to the peer
-# (best of ROUNDS=5 alternating runs each).
+# Prints puzzles/s for first solution and count-to-two and sudokud's ratio to each
+# peer and to the faster of them (medians of ROUNDS=7 runs each, the programs
+# alternating so that a noisy moment on the shared machine hits all alike). Answers
+# are compared first: the counts must be identical, and each first solution must
+# fill its puzzle (puzzles with several solutions may differ in which they give).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${SHARED:-../shared}
@@ -15,39 +23,78 @@ peer_target=${PEER_TARGET:-/tmp/sudokud-peer}
 CARGO_TARGET_DIR="$peer_target" cargo build --quiet --release \
   --manifest-path "$shared/tools/peer-sudoku-crate/Cargo.toml"
 cargo build --quiet --release --bin sudokud
-peer="$peer_target/release/peer-sudoku-crate"
+crate="$peer_target/release/peer-sudoku-crate"
 ours="target/release/sudokud"
+tdoku=${TDOKU:-}
+if [ -n "$tdoku" ] && [ ! -x "$tdoku" ]; then
+  echo "TDOKU=$tdoku is not an executable" >&2
+  exit 2
+fi
 
 sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(17_clue magictour_top1465 forum_hardest_1905_11plus forum_hardest_1106 serg_benchmark)
+rounds=${ROUNDS:-7}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 
-# Wall-clock seconds of one run.
-seconds() {
+# Microseconds of wall clock for one run of the command line given.
+micros() {
   local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null
-  end=$(date +%s.%N)
-  awk -v s="$start" -v e="$end" 'BEGIN { print e - s }'
+  start=$(date +%s%N)
+  sh -c "$1" >/dev/null
+  end=$(date +%s%N)
+  echo $(((end - start) / 1000))
 }
 
-rounds=${ROUNDS:-5}
-printf '%-28s %-7s %12s %12s %7s\n' set mode sudokud/s peer/s ratio
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# Each first solution must keep its puzzle's givens and be a full grid (the
+# validity of the grid itself is the peers' agreement on counts and the engine's
+# tests); counts must match exactly.
+check() {
+  local file=$1 mode=$2 name=$3 answers=$4
+  if [ "$mode" = count2 ]; then
+    cmp -s "$scratch/ours" "$answers" || { echo "$name disagrees on counts for $file" >&2; exit 1; }
+  else
+    paste -d' ' "$file" "$answers" | awk -v name="$name" '
+      length($2) != 81 || $2 !~ /^[1-9]+$/ { bad++; next }
+      { for (i = 1; i <= 81; i++) { c = substr($1, i, 1); if (c ~ /[1-9]/ && c != substr($2, i, 1)) { bad++; next } } }
+      END { if (bad) { print name ": " bad " answers do not fill their puzzle" > "/dev/stderr"; exit 1 } }'
+  fi
+}
+
+header="%-26s %-6s %11s %11s"
+[ -n "$tdoku" ] && header="$header %11s"
+printf "$header %8s %8s\n" set mode sudokud/s crate/s ${tdoku:+tdoku/s} vs-crate ${tdoku:+vs-tdoku} | sed 's/ *$//'
 for set in "${sets[@]}"; do
   file="$puzzles/$set.txt"
   count=$(wc -l <"$file")
   for mode in first count2; do
     flag=""
     [ "$mode" = count2 ] && flag="--count"
-    # Best of ROUNDS runs each, the two programs alternating so that a noisy
-    # moment on the shared machine hits both alike.
-    ours_s="" peer_s=""
+    "$ours" solve --threads 1 $flag <"$file" >"$scratch/ours"
+    check "$file" "$mode" sudokud "$scratch/ours"
+    "$crate" $flag <"$file" >"$scratch/crate"
+    check "$file" "$mode" crate "$scratch/crate"
+    if [ -n "$tdoku" ]; then
+      "$tdoku" $flag <"$file" >"$scratch/tdoku"
+      check "$file" "$mode" tdoku "$scratch/tdoku"
+    fi
+    : >"$scratch/t.ours"; : >"$scratch/t.crate"; : >"$scratch/t.tdoku"
     for _ in $(seq "$rounds"); do
-      ours_s=$(awk -v a="$ours_s" -v t="$(seconds sh -c "$ours solve --threads 1 $flag < '$file'")" \
-        'BEGIN { print (a == "" || t < a) ? t : a }')
-      peer_s=$(awk -v a="$peer_s" -v t="$(seconds sh -c "$peer $flag < '$file'")" \
-        'BEGIN { print (a == "" || t < a) ? t : a }')
+      micros "$ours solve --threads 1 $flag < '$file'" >>"$scratch/t.ours"
+      micros "$crate $flag < '$file'" >>"$scratch/t.crate"
+      [ -z "$tdoku" ] || micros "$tdoku $flag < '$file'" >>"$scratch/t.tdoku"
     done
-    awk -v set="$set" -v mode="$mode" -v n="$count" -v o="$ours_s" -v p="$peer_s" \
-      'BEGIN { printf "%-28s %-7s %12.0f %12.0f %6.2fx\n", set, mode, n / o, n / p, p / o }'
+    o=$(median <"$scratch/t.ours")
+    c=$(median <"$scratch/t.crate")
+    t=$([ -z "$tdoku" ] || median <"$scratch/t.tdoku")
+    awk -v set="$set" -v mode="$mode" -v n="$count" -v o="$o" -v c="$c" -v t="$t" 'BEGIN {
+      line = sprintf("%-26s %-6s %11.0f %11.0f", set, mode, n * 1e6 / o, n * 1e6 / c)
+      if (t != "") line = line sprintf(" %11.0f", n * 1e6 / t)
+      line = line sprintf(" %7.2fx", c / o)
+      if (t != "") line = line sprintf(" %7.2fx", t / o)
+      print line
+    }'
   done
 done
