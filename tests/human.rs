@@ -46,9 +46,13 @@ async fn until_no_stream_is_open(tracker: &Tracker) {
     .expect("a stream stayed open after its client left");
 }
 
+/// The techniques other than the contradictions whose steps carry links.
+const LINKED: [&str; 3] = ["skyscraper", "2-string kite", "xy-wing"];
+
 #[tokio::test]
 async fn explain_streams_sound_steps_and_finishes_with_the_solution() {
     let mut server = start().await;
+    let mut chains = 0;
     for puzzle in puzzles("norvig_top95.txt").iter().take(10) {
         let solution = solution_of(puzzle);
         let request = pb::ExplainRequest {
@@ -90,11 +94,49 @@ async fn explain_streams_sound_steps_and_finishes_with_the_solution() {
                     "{step:?}"
                 );
                 assert_eq!(step.by_search, step.technique == "search");
+                // A chain step's links join up, each between candidates on the
+                // grid: a contradiction's branches out of the candidate it
+                // removes, the others' one line.
+                let chain = step.technique.contains("chain");
+                assert_eq!(
+                    !step.links.is_empty(),
+                    chain || LINKED.contains(&step.technique.as_str()),
+                    "{step:?}"
+                );
+                for link in &step.links {
+                    for end in [&link.start, &link.end] {
+                        let end = end.as_ref().unwrap();
+                        assert!(
+                            end.row < 9 && end.col < 9 && (1..=9).contains(&end.digit),
+                            "{step:?}"
+                        );
+                    }
+                }
+                if chain {
+                    assert_eq!(
+                        step.links[0].start.as_ref(),
+                        step.eliminations.first(),
+                        "{step:?}"
+                    );
+                    for (i, link) in step.links.iter().enumerate().skip(1) {
+                        let reached = link.start == step.links[0].start
+                            || step.links[..i].iter().any(|l| l.end == link.start);
+                        assert!(reached, "{step:?}");
+                    }
+                    chains += 1;
+                } else {
+                    for pair in step.links.windows(2) {
+                        assert_eq!(pair[0].end, pair[1].start, "{step:?}");
+                        assert_ne!(pair[0].strong, pair[1].strong, "{step:?}");
+                    }
+                }
             }
         }
         assert!(finished.rating >= 1.0, "{finished:?}");
         assert_eq!(finished.needed_search, finished.technique.is_empty());
     }
+    // The first ten of norvig_top95 need forcing chains: their links were checked.
+    assert!(chains > 0);
 }
 
 #[tokio::test]

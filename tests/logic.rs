@@ -372,3 +372,218 @@ fn forcing_chains_remove_a_candidate_whose_assumption_breaks_the_grid() {
         assert_eq!(logic::find(&grid(&[]), technique), None, "{technique:?}");
     }
 }
+
+/// The rows, columns and boxes of a 9x9 grid, as cell lists.
+fn houses() -> Vec<Vec<usize>> {
+    let mut houses = Vec::new();
+    for i in 0..9 {
+        houses.push((0..9).map(|c| cell(i, c)).collect());
+        houses.push((0..9).map(|r| cell(r, i)).collect());
+        houses.push(
+            (0..9)
+                .map(|k| cell(i / 3 * 3 + k / 3, i % 3 * 3 + k % 3))
+                .collect(),
+        );
+    }
+    houses
+}
+
+fn see(a: usize, b: usize) -> bool {
+    a != b && houses().iter().any(|h| h.contains(&a) && h.contains(&b))
+}
+
+/// Checks that `links` form one chain (each link starts where the last ended),
+/// weak and strong in turn from `first_strong`, each between candidates that can
+/// be linked so: a weak link joins two digits of a cell or one digit in cells
+/// that see each other; a strong one the same, and when `on` is given, the
+/// candidates are the only two of their cell or of a house there.
+fn check_chain(links: &[logic::Link], first_strong: bool, on: Option<&Pencil>, what: &str) {
+    assert!(!links.is_empty(), "{what}: no links");
+    for (i, link) in links.iter().enumerate() {
+        assert_eq!(
+            link.strong,
+            (i % 2 == 0) == first_strong,
+            "{what}: link {i} {link:?}"
+        );
+        if let Some(next) = links.get(i + 1) {
+            assert_eq!(
+                link.end,
+                next.start,
+                "{what}: links {i} and {} do not join",
+                i + 1
+            );
+        }
+        let ((a, x), (b, y)) = (link.start, link.end);
+        let joined = (a == b && x != y) || (x == y && see(a, b));
+        assert!(
+            joined,
+            "{what}: link {i} {link:?} joins unrelated candidates"
+        );
+        if let (true, Some(pencil)) = (link.strong, on) {
+            let only_two = if a == b {
+                pencil.candidates(a).count_ones() == 2
+            } else {
+                houses().iter().any(|h| {
+                    h.contains(&a)
+                        && h.contains(&b)
+                        && h.iter()
+                            .filter(|&&c| pencil.candidates(c) & (1 << (x - 1)) != 0)
+                            .count()
+                            == 2
+                })
+            };
+            assert!(only_two, "{what}: link {i} {link:?} is not strong");
+        }
+    }
+}
+
+/// Checks the links of a contradiction: branches from the `assumption`, each
+/// link starting at the assumption or where an earlier link ended, weak from a
+/// candidate made true (the assumption, the end of a strong link) and strong from
+/// one made false (the end of a weak link), every branch ending at a removal.
+/// A group (pointing or claiming in a dynamic chain) shows as its members:
+/// strong links into each from the removal that locked it, weak links from
+/// each to what it removes.
+fn check_net(links: &[logic::Link], assumption: (usize, u8), what: &str) {
+    assert!(!links.is_empty(), "{what}: no links");
+    assert_eq!(
+        links[0].start, assumption,
+        "{what}: the first link leaves the assumption"
+    );
+    let mut on = vec![assumption];
+    let mut off = Vec::new();
+    for (i, link) in links.iter().enumerate() {
+        let ((a, x), (b, y)) = (link.start, link.end);
+        assert!(
+            (a == b && x != y) || (x == y && see(a, b)),
+            "{what}: link {i} {link:?}"
+        );
+        if link.strong {
+            assert!(
+                off.contains(&link.start),
+                "{what}: strong link {i} from nowhere"
+            );
+            on.push(link.end);
+        } else {
+            assert!(
+                on.contains(&link.start),
+                "{what}: weak link {i} from a candidate not made true"
+            );
+            off.push(link.end);
+        }
+    }
+    // Every candidate made true leads on: the branches end at removals.
+    let ends: Vec<_> = links.iter().filter(|l| l.strong).map(|l| l.end).collect();
+    for end in ends {
+        assert!(
+            links.iter().any(|l| l.start == end),
+            "{what}: a branch ends at {end:?}, made true"
+        );
+    }
+}
+
+#[test]
+fn forcing_chains_show_the_chain_from_the_assumption_to_the_contradiction() {
+    let cases = [
+        (
+            Technique::ForcingXChain,
+            "......4..2.........7....1636.9.5.....18.29....2..6..8.....935.19......4......1..2",
+            "1 89 6 578 3 578 4 2 5789 2 3489 34 45678 1 45678 789 59 5789 458 7 45 9 48 2 1 6 3 6 34 9 3478 5 478 2 1 47 3457 1 8 347 2 9 367 35 4567 3457 2 3457 1 6 47 379 8 4579 48 468 2 468 9 3 5 7 1 9 3568 1 2 7 568 368 4 68 3478 34568 347 4568 48 1 3689 39 2",
+        ),
+        (
+            Technique::ForcingChain,
+            "69.....1.........6.2....37.2...65......8...4.8....32.7.41..9......1...6...3..8..4",
+            "6 9 578 3 24578 247 458 1 258 14 3 578 24579 1245789 1247 4589 2589 6 14 2 58 459 14589 6 3 7 589 2 17 4 79 6 5 89 389 1389 3 157 9 8 127 127 6 4 15 8 15 6 49 149 3 2 59 7 57 4 1 6 2357 9 578 2358 2358 579 8 2 1 3457 47 579 6 359 579 6 3 257 257 8 1 259 4",
+        ),
+        (
+            Technique::DynamicForcingChain,
+            "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
+            "7 126 8 459 4569 4569 3 1456 125 49 36 3469 2 3456 1 4679 4578 578 5 1236 123469 78 346 78 2469 146 129 189 4 1579 3579 59 3579 178 2 6 3 1267 1269 479 8 24679 147 1457 157 268 578 2567 1 2456 2467 478 9 3 128 9 1357 6 125 2358 127 1378 4 12468 12368 12346 3489 7 23489 5 1368 1289 12468 3578 1234567 34589 1249 234589 12679 13678 12789",
+        ),
+    ];
+    for (technique, puzzle, marks) in cases {
+        let (pencil, _) = position(puzzle, marks);
+        let step = logic::find(&pencil, technique).unwrap();
+        let what = format!("{technique:?}");
+        check_net(&step.links, step.eliminations[0], &what);
+        // Every candidate of the chain is one of the position's.
+        for link in &step.links {
+            for (c, d) in [link.start, link.end] {
+                assert_ne!(
+                    pencil.candidates(c) & (1 << (d - 1)),
+                    0,
+                    "{what}: r{}c{}={d}",
+                    c / 9 + 1,
+                    c % 9 + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn wings_and_linked_pairs_show_their_chains() {
+    let removes = [
+        (cell(0, 0), "3456789"),
+        (cell(0, 4), "2456789"),
+        (cell(1, 1), "1456789"),
+    ];
+    let pencil = grid(&removes);
+    let step = logic::find(&pencil, Technique::XyWing).unwrap();
+    check_chain(&step.links, true, Some(&pencil), "xy-wing");
+    // From one pincer's 3 to the other's, through the pivot.
+    assert_eq!(step.links.len(), 5);
+    let ends = [step.links[0].start, step.links[4].end];
+    assert!(
+        ends.iter().all(|&(c, d)| d == 3 && c != cell(0, 0)),
+        "{ends:?}"
+    );
+
+    let mut removes: Vec<(usize, &str)> = (0..9)
+        .filter(|&r| r != 1 && r != 8)
+        .map(|r| (cell(r, 1), "4"))
+        .collect();
+    removes.extend(
+        (0..9)
+            .filter(|&r| r != 0 && r != 8)
+            .map(|r| (cell(r, 3), "4")),
+    );
+    let pencil = grid(&removes);
+    let step = logic::find(&pencil, Technique::Skyscraper).unwrap();
+    check_chain(&step.links, true, Some(&pencil), "skyscraper");
+    assert_eq!(step.links.len(), 3);
+
+    let mut removes: Vec<(usize, &str)> = (0..9)
+        .filter(|&c| c != 1 && c != 6)
+        .map(|c| (cell(0, c), "5"))
+        .collect();
+    removes.extend(
+        (0..9)
+            .filter(|&r| r != 1 && r != 7)
+            .map(|r| (cell(r, 0), "5")),
+    );
+    let pencil = grid(&removes);
+    let step = logic::find(&pencil, Technique::TwoStringKite).unwrap();
+    check_chain(&step.links, true, Some(&pencil), "2-string kite");
+    // Each end sees the cell that loses the digit.
+    let target = step.eliminations[0].0;
+    assert!(see(step.links[0].start.0, target) && see(step.links[2].end.0, target));
+}
+
+#[test]
+fn a_chain_reads_as_text_branch_by_branch() {
+    use sudokud::logic::{Link, LogicStep};
+    let mut step = LogicStep::eliminating(Technique::ForcingChain, vec![(0, 5)], vec![(0, 5)]);
+    assert_eq!(step.chain_text(9), "");
+    let link = |start, end, strong| Link { start, end, strong };
+    step.links = vec![
+        link((0, 5), (1, 5), false),
+        link((1, 5), (1, 7), true),
+        link((1, 7), (10, 7), false),
+        link((0, 5), (0, 2), false),
+    ];
+    assert_eq!(
+        step.chain_text(9),
+        "r1c1=5 - r1c2=5 = r1c2=7 - r2c2=7; r1c1=5 - r1c1=2"
+    );
+}

@@ -1,7 +1,8 @@
 // The dashboard's explain mode: streams Explain over gRPC-Web and lets a person
 // walk through the logical solve. The board shows the position before the current
 // step with its pencil marks: the pattern's candidates highlighted, the candidates
-// it eliminates struck out, the digits it places marked. Positions are replayed
+// it eliminates struck out, the digits it places marked, and a chain step's links
+// drawn as arrows between the marks. Positions are replayed
 // from the givens, so Previous and Next are exact at every step.
 
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
@@ -174,6 +175,54 @@ export class ExplainPanel {
     return position;
   }
 
+  /**
+   * Draws a chain step's links as arrows over the pencil marks, from one
+   * candidate's mark to the next: solid for a strong link (start false, so end
+   * true), dashed for a weak one (start true, so end false).
+   */
+  private drawLinks(step: LogicStep | undefined): void {
+    const board = this.root.querySelector(".board") as HTMLElement;
+    board.querySelector("svg.links")?.remove();
+    const links = step?.links ?? [];
+    if (links.length === 0) return;
+    const n = this.shape.n;
+    const svgNs = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(svgNs, "svg");
+    svg.classList.add("links");
+    svg.setAttribute("width", String(board.scrollWidth));
+    svg.setAttribute("height", String(board.scrollHeight));
+    svg.innerHTML =
+      '<defs><marker id="link-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>';
+    const frame = board.getBoundingClientRect();
+    const centre = (c: { row: number; col: number; digit: number } | undefined) => {
+      const mark = c ? this.cells[c.row * n + c.col]?.children[c.digit - 1] : undefined;
+      if (!mark) return null;
+      mark.classList.add("chain");
+      const box = mark.getBoundingClientRect();
+      return {
+        x: box.left - frame.left + board.scrollLeft + box.width / 2,
+        y: box.top - frame.top + board.scrollTop + box.height / 2,
+      };
+    };
+    for (const link of links) {
+      const [from, to] = [centre(link.start), centre(link.end)];
+      if (!from || !to) continue;
+      const line = document.createElementNS(svgNs, "line");
+      // Stop short of the end's mark so the head does not hide its digit.
+      const length = Math.hypot(to.x - from.x, to.y - from.y) || 1;
+      const trim = Math.min(6, length / 3);
+      line.setAttribute("x1", String(from.x));
+      line.setAttribute("y1", String(from.y));
+      line.setAttribute("x2", String(to.x - ((to.x - from.x) * trim) / length));
+      line.setAttribute("y2", String(to.y - ((to.y - from.y) * trim) / length));
+      line.setAttribute("marker-end", "url(#link-head)");
+      line.classList.add(link.strong ? "strong" : "weak");
+      svg.appendChild(line);
+    }
+    svg.dataset.links = String(svg.querySelectorAll("line").length);
+    board.appendChild(svg);
+  }
+
   private setStatus(text: string, isError: boolean): void {
     this.status.textContent = text;
     this.status.classList.toggle("error", isError);
@@ -213,6 +262,7 @@ export class ExplainPanel {
         cell.appendChild(mark);
       }
     }
+    this.drawLinks(step);
     for (const item of this.list.children) {
       item.classList.toggle("current", Number((item as HTMLElement).dataset.index) === this.at);
     }

@@ -402,6 +402,37 @@ test("explain mode walks through a logical solve, and Generate fills in a new pu
   assert.deepEqual(pageErrors, []);
 });
 
+test("explain mode draws a chain step's links as arrows over the pencil marks", async () => {
+  await page.goto(`http://${server.address}/`);
+  // A puzzle whose logical solve needs a skyscraper and a forcing chain.
+  await page.fill("#puzzle", "69.....1.........6.2....37.2...65......8...4.8....32.7.41..9......1...6...3..8..4");
+  await page.click("#explain");
+  const panel = page.locator('[data-panel="explain"]');
+  await page.waitForFunction(
+    () => ["explained", "error"].includes(document.querySelector('[data-panel="explain"]')?.dataset.state),
+    null,
+    { timeout: 60_000 },
+  );
+  assert.equal(await panel.getAttribute("data-state"), "explained", await panel.locator(".status").textContent());
+  const texts = await panel.locator(".steps li").allTextContents();
+  const chain = texts.findIndex((text) => /forcing chain/.test(text));
+  assert.ok(chain >= 0, `no chain step among ${texts.length}`);
+  await panel.locator(".steps li").nth(chain).click();
+  const arrows = panel.locator("svg.links line");
+  assert.ok((await arrows.count()) > 0, "the chain step draws its links");
+  assert.equal(Number(await panel.locator("svg.links").getAttribute("data-links")), await arrows.count());
+  // Each arrow starts and ends on a mark highlighted as part of the chain.
+  assert.ok((await panel.locator(".marks .chain").count()) >= 2);
+  await page.screenshot({ path: `${screenshots}/dashboard-explain-chain.png`, fullPage: true });
+  // A step without links draws none.
+  const plain = texts.findIndex((text) => /hidden single|naked single|full house/.test(text));
+  if (plain >= 0) {
+    await panel.locator(".steps li").nth(plain).click();
+    assert.equal(await panel.locator("svg.links").count(), 0);
+  }
+  assert.deepEqual(pageErrors, []);
+});
+
 test("a stream cut by a server restart resumes where it was, without starting over", async () => {
   // A server of its own, which stops its streams at once on SIGTERM.
   const quick = { SUDOKUD_SHUTDOWN_GRACE: "0" };

@@ -65,6 +65,9 @@ pub(super) fn explain(args: ExplainArgs) -> CliResult {
             let (explanation, side) = (&explained.explanation, explained.solution.shape().size());
             for (seq, step) in (1..).zip(&explanation.steps) {
                 let _ = writeln!(out, "  {seq}. [{:.1}] {}", step.rating, step.describe(side));
+                if !step.links.is_empty() {
+                    let _ = writeln!(out, "      chain: {}", step.chain_text(side));
+                }
             }
             if !explanation.solved() {
                 let end = explained.write(&explanation.end);
@@ -113,7 +116,12 @@ pub(super) fn hint(args: HintArgs) -> CliResult {
     }
     match hint.next {
         None => println!("solved"),
-        Some(Next::Logic(step)) => println!("[{:.1}] {}", step.rating, step.describe(side)),
+        Some(Next::Logic(step)) => {
+            println!("[{:.1}] {}", step.rating, step.describe(side));
+            if !step.links.is_empty() {
+                println!("chain: {}", step.chain_text(side));
+            }
+        }
         Some(Next::Search((cell, digit))) => println!("search: place {}={digit}", name(cell)),
     }
     Ok(())

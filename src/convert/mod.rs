@@ -1,9 +1,9 @@
 //! The one place where engine types and protobuf (`pb`) types meet. Knows nothing of
 //! tonic statuses: callers decide what an unknown value means for them.
 
-use crate::board::{CellAt, Form, Grid, Notation};
+use crate::board::{Form, Grid, Notation};
 use crate::generate::{Generated, GeneratedGrid, GeneratedVariant, Symmetry};
-use crate::logic::{LogicStep, Rating};
+use crate::logic::Rating;
 use crate::pb;
 use crate::solver::{Algorithm, Event, Mode, Reason, Report, Stats, Step};
 
@@ -12,10 +12,12 @@ mod fpuzzles;
 mod fpuzzles_tests;
 mod lzstring;
 mod rules;
+mod steps;
 
 pub use fpuzzles::{FpuzzlesError, Imported, MAX_BOARD_UNITS, answer_link, is_link, read_fpuzzles};
 pub use lzstring::{LzError, decompress_base64};
 pub use rules::{rules_from_pb, variant_from_pb, variant_rules_from_pb, variant_to_pb};
+pub use steps::{candidate_to_pb, candidates_to_pb, logic_step_to_pb, search_step_to_pb};
 
 /// The engine algorithm a request's `algorithm` field asks for; `Err` carries an
 /// unknown value back. `ALGORITHM_UNSPECIFIED` means the default engine.
@@ -216,59 +218,6 @@ pub fn finished_message(report: &Report, solution: String) -> pb::SolveStepsResp
             solution,
             stats: Some(stats_to_pb(&report.stats)),
         })),
-    }
-}
-
-/// A candidate (a cell and a digit) of a grid `side` cells wide as the API
-/// gives it.
-pub fn candidate_to_pb((cell, digit): crate::logic::Candidate, side: usize) -> pb::Candidate {
-    pb::Candidate {
-        row: (cell / side) as u32,
-        col: (cell % side) as u32,
-        digit: u32::from(digit),
-    }
-}
-
-/// The candidates of a grid `side` cells wide as the API gives them.
-pub fn candidates_to_pb(list: &[crate::logic::Candidate], side: usize) -> Vec<pb::Candidate> {
-    list.iter()
-        .map(|&candidate| candidate_to_pb(candidate, side))
-        .collect()
-}
-
-/// A logical step as the `seq`-th step of an explanation of a grid `side`
-/// cells wide.
-pub fn logic_step_to_pb(seq: u64, step: &LogicStep, side: usize) -> pb::LogicStep {
-    pb::LogicStep {
-        technique: step.technique.name().to_owned(),
-        placements: candidates_to_pb(&step.placements, side),
-        eliminations: candidates_to_pb(&step.eliminations, side),
-        pattern: candidates_to_pb(&step.pattern, side),
-        rating: step.rating,
-        description: step.describe(side),
-        seq,
-        by_search: false,
-    }
-}
-
-/// A step the search made on a grid `side` cells wide: it places
-/// `placements`, taken from the solution.
-pub fn search_step_to_pb(
-    seq: u64,
-    placements: &[crate::logic::Candidate],
-    side: usize,
-) -> pb::LogicStep {
-    let names: Vec<String> = placements
-        .iter()
-        .map(|&(cell, digit)| format!("{}={digit}", CellAt { cell, side }))
-        .collect();
-    pb::LogicStep {
-        technique: "search".to_owned(),
-        placements: candidates_to_pb(placements, side),
-        description: format!("search: place {}", names.join(" ")),
-        seq,
-        by_search: true,
-        ..pb::LogicStep::default()
     }
 }
 

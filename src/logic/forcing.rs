@@ -8,9 +8,10 @@
 //! (the easiest, as Sudoku Explainer takes its easiest chain), and the length
 //! adds tenths as Sudoku Explainer's length modifier does.
 
+use super::chains::{Move, contradiction_links};
 use super::pencil::{ALL, CELL_UNITS, Digits, PEERS, Pencil, UNITS, bit, digits};
 use super::step::{LogicStep, Technique};
-use super::trials::{Attempt, Depth, Forcing, Progress, Trial, Trials, broken_by};
+use super::trials::{Attempt, Depth, Forcing, Logged, Progress, Trial, Trials, broken_by};
 use crate::board::{CELLS, Cell};
 
 impl Trials for Pencil {
@@ -47,7 +48,21 @@ fn contradiction(pencil: &Pencil, depth: Depth, technique: Technique) -> Option<
         }))
     };
     let (moves, cell, digit) = best?;
-    Some(broken_by(moves, (cell, digit), technique))
+    let mut step = broken_by(moves, (cell, digit), technique);
+    if !start.progress.broken {
+        step.links = match depth {
+            Depth::OneDigit => {
+                let lines = OneDigit::new(&start);
+                contradiction_links(pencil, &lines.assume(cell, digit).moves())
+            }
+            _ => {
+                let mut trial = start.clone();
+                trial.assume(cell, digit, depth);
+                Logged::links(pencil, trial, (cell, digit), moves)
+            }
+        };
+    }
+    Some(step)
 }
 
 /// The trial that breaks in the fewest moves, the first in the given order
@@ -398,6 +413,25 @@ impl LineTrial<'_> {
         }
         self.broke = broke;
         self.next = single;
+    }
+}
+
+impl LineTrial<'_> {
+    /// Its moves from here to where it breaks or holds, the assumption (the
+    /// cell it was made on) first.
+    fn moves(mut self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        if let Some(first) = (self.filled != 0).then(|| self.filled.trailing_zeros() as usize) {
+            moves.push(Move::Place(first, self.digit));
+        }
+        while !self.broke {
+            let Some(cell) = self.next else {
+                break;
+            };
+            moves.push(Move::Place(cell, self.digit));
+            self.place(cell);
+        }
+        moves
     }
 }
 

@@ -5,7 +5,7 @@
 //! a column, B and C sharing a box.
 
 use super::marks::{Marks, bit, cells_at};
-use super::step::{Candidate, LogicStep, Technique};
+use super::step::{Candidate, Link, LogicStep, Technique};
 
 /// The strong links of `digit` in rows (`rows`) or columns: their two cells.
 fn strong_links<P: Marks>(pencil: &P, digit: u8, rows: bool) -> Vec<(usize, usize)> {
@@ -69,14 +69,33 @@ pub(super) fn two_links<P: Marks>(pencil: &P, kite: bool, technique: Technique) 
                     .map(|x| (x, digit))
                     .collect();
                 if !eliminations.is_empty() {
-                    found.push(LogicStep::eliminating(
-                        technique,
-                        [a, b, c, d].map(|x| (x, digit)).to_vec(),
-                        eliminations,
-                    ));
+                    found.push(linked(technique, digit, [a, b, c, d], eliminations));
                 }
             }
         }
     }
     found
+}
+
+/// The step of two strong links `a = b` and `c = d` of `digit` joined by the
+/// weak `b - c`: whichever end is false, the other is true.
+fn linked(
+    technique: Technique,
+    digit: u8,
+    [a, b, c, d]: [usize; 4],
+    eliminations: Vec<Candidate>,
+) -> LogicStep {
+    let mut step = LogicStep::eliminating(
+        technique,
+        [a, b, c, d].map(|x| (x, digit)).to_vec(),
+        eliminations,
+    );
+    step.links = [(a, b, true), (b, c, false), (c, d, true)]
+        .map(|(start, end, strong)| Link {
+            start: (start, digit),
+            end: (end, digit),
+            strong,
+        })
+        .to_vec();
+    step
 }

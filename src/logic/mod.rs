@@ -12,7 +12,8 @@
 //!   every other shape and of every variant, its houses and peers from
 //!   `houses` (the shape's, or a variant's layout);
 //! - `trials`: what the contradiction rungs share; `forcing` has the 9x9
-//!   trials on bitboards, `wide_trials` those of the other shapes;
+//!   trials on bitboards, `wide_trials` those of the other shapes; `chains`
+//!   traces the chain behind a contradiction (the step's links);
 //! - `step`: techniques with their ratings, and `LogicStep`;
 //! - `rating`: a puzzle's rating, the counts per technique, the level names;
 //! - `hint`: a player's wrong digits and the next step from their position;
@@ -33,6 +34,7 @@
 //! cannot crack rates [`BEYOND_LADDER`].
 
 mod cages;
+mod chains;
 mod fish;
 mod forcing;
 mod hint;
@@ -57,4 +59,4 @@ pub use hint::{ChangedGiven, Hint, Next, changed_given, hint};
 pub use ladder::{Explanation, apply, explain, explain_grid, explain_while, find, next_step};
 pub use pencil::{BadPencil, Pencil};
 pub use rating::{BEYOND_LADDER, BadRange, Level, Rating, RatingRange, TechniqueCount};
-pub use step::{Candidate, LogicStep, Technique};
+pub use step::{Candidate, Link, LogicStep, Technique};

@@ -217,6 +217,19 @@ pub struct LogicStep {
     pub placements: Vec<Candidate>,
     /// The candidates it removes.
     pub eliminations: Vec<Candidate>,
+    /// The links of a chain step, in the chain's order; empty for other steps.
+    pub links: Vec<Link>,
+}
+
+/// One link of a chain. Strong: `start` false makes `end` true (the only two
+/// places of a digit in a house, or the only two digits of a cell, where the
+/// chain stands); weak: `start` true makes `end` false (they see each other, or
+/// share a cell).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Link {
+    pub start: Candidate,
+    pub end: Candidate,
+    pub strong: bool,
 }
 
 impl LogicStep {
@@ -232,6 +245,7 @@ impl LogicStep {
             pattern,
             placements: Vec::new(),
             eliminations,
+            links: Vec::new(),
         }
     }
 
@@ -243,6 +257,7 @@ impl LogicStep {
             pattern: vec![candidate],
             placements: vec![candidate],
             eliminations: Vec::new(),
+            links: Vec::new(),
         }
     }
 }
@@ -264,6 +279,29 @@ impl LogicStep {
         }
         if !self.eliminations.is_empty() {
             text += &format!(": remove {}", list(&self.eliminations));
+        }
+        text
+    }
+}
+
+impl LogicStep {
+    /// The step's links as text, one branch after another (`; ` between them),
+    /// ` - ` for a weak link and ` = ` for a strong one:
+    /// `r5c2=5 - r6c2=5 = r6c2=1 - r6c5=1`; empty for a step without links.
+    pub fn chain_text(&self, side: usize) -> String {
+        let name = |(cell, digit): Candidate| format!("{}={digit}", CellAt { cell, side });
+        let mut text = String::new();
+        let mut at: Option<Candidate> = None;
+        for link in &self.links {
+            if at != Some(link.start) {
+                if at.is_some() {
+                    text += "; ";
+                }
+                text += &name(link.start);
+            }
+            text += if link.strong { " = " } else { " - " };
+            text += &name(link.end);
+            at = Some(link.end);
         }
         text
     }

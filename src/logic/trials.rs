@@ -3,8 +3,9 @@
 //! ended, the grids that bring their own trials ([`Trials`]), and the rating of
 //! the step a contradiction makes, with Sudoku Explainer's length modifier.
 
+use super::chains::{Move, contradiction_links};
 use super::marks::Marks;
-use super::step::{LogicStep, Technique};
+use super::step::{Candidate, Link, LogicStep, Technique};
 use super::{cages, intersections, lines};
 use crate::board::Cell;
 
@@ -79,6 +80,8 @@ pub(super) trait Forcing {
         let Some(step) = step else {
             return false;
         };
+        // What follows comes from the rule, not from a group: a chain stops there.
+        self.group(&[]);
         for &(cell, digit) in &step.placements {
             self.place(cell, digit);
         }
@@ -88,15 +91,76 @@ pub(super) trait Forcing {
         true
     }
 
+    /// Notes the candidates of a group the eliminations that follow come from
+    /// (a trial that keeps its moves keeps it).
+    fn group(&mut self, _members: &[Candidate]) {}
+
     /// Makes the eliminations of one pointing or claiming; false when there is none.
     fn locked(&mut self) -> bool {
         let Some(step) = intersections::first_locked(self.grid()) else {
             return false;
         };
+        self.group(&step.pattern);
         for &(cell, digit) in &step.eliminations {
             self.eliminate(cell, digit);
         }
         true
+    }
+}
+
+/// A trial whose moves are kept (the assumption first, pushed by whoever makes
+/// it), to trace the chain behind its contradiction (`chains`).
+pub(super) struct Logged<T> {
+    pub(super) inner: T,
+    pub(super) moves: Vec<Move>,
+}
+
+impl<T: Forcing> Forcing for Logged<T> {
+    type Grid = T::Grid;
+
+    fn grid(&self) -> &T::Grid {
+        self.inner.grid()
+    }
+
+    fn progress(&mut self) -> &mut Progress {
+        self.inner.progress()
+    }
+
+    fn next_single(&mut self) -> Option<(Cell, u8)> {
+        self.inner.next_single()
+    }
+
+    fn place(&mut self, cell: Cell, digit: u8) {
+        self.moves.push(Move::Place(cell, digit));
+        self.inner.place(cell, digit);
+    }
+
+    fn eliminate(&mut self, cell: Cell, digit: u8) {
+        self.moves.push(Move::Eliminate(cell, digit));
+        self.inner.eliminate(cell, digit);
+    }
+
+    fn group(&mut self, members: &[Candidate]) {
+        self.moves.push(Move::Group(members.to_vec()));
+    }
+}
+
+impl<T: Forcing> Logged<T> {
+    /// Runs `trial` (its assumption `candidate` made) for up to `limit` moves,
+    /// keeping them, and gives the chain from the assumption to where the
+    /// grid `start` broke: the links a contradiction step shows.
+    pub(super) fn links(
+        start: &T::Grid,
+        trial: T,
+        candidate: Candidate,
+        limit: usize,
+    ) -> Vec<Link> {
+        let mut logged = Logged {
+            inner: trial,
+            moves: vec![Move::Place(candidate.0, candidate.1)],
+        };
+        logged.go_on(limit);
+        contradiction_links(start, &logged.moves)
     }
 }
 

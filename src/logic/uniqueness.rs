@@ -104,5 +104,6 @@ pub(super) fn bug_plus_one<P: Marks>(pencil: &P) -> Option<LogicStep> {
         pattern,
         placements: vec![(cell, digit)],
         eliminations: Vec::new(),
+        links: Vec::new(),
     })
 }

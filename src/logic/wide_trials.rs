@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 
 use super::marks::{Marks, bit, digits};
 use super::step::{LogicStep, Technique};
-use super::trials::{Attempt, Depth, Forcing, Progress, Trial, Trials, broken_by};
+use super::trials::{Attempt, Depth, Forcing, Logged, Progress, Trial, Trials, broken_by};
 use super::wide::WidePencil;
 use crate::board::Cell;
 
@@ -32,7 +32,11 @@ impl Trials for WidePencil {
             return Some(broken_by(1, first, technique));
         }
         let (moves, candidate) = deepening(&start, &assumptions, depth, stop)?;
-        Some(broken_by(moves, candidate, technique))
+        let mut step = broken_by(moves, candidate, technique);
+        let mut trial = start.clone();
+        trial.assume(candidate.0, candidate.1, depth);
+        step.links = Logged::links(self, trial, candidate, moves);
+        Some(step)
     }
 }
 

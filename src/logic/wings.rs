@@ -3,7 +3,7 @@
 //! cell that sees all of them loses `z`.
 
 use super::marks::{Marks, bit, digits};
-use super::step::{Candidate, LogicStep, Technique};
+use super::step::{Candidate, Link, LogicStep, Technique};
 
 /// Every XY-Wing (`with_pivot` false: the pivot holds x and y) or XYZ-Wing
 /// (true: the pivot holds x, y and z) that removes a candidate.
@@ -55,10 +55,31 @@ pub(super) fn wings<P: Marks>(
                         .into_iter()
                         .flat_map(|c| digits(pencil.candidates(c)).map(move |d| (c, d)))
                         .collect();
-                    found.push(LogicStep::eliminating(technique, pattern, eliminations));
+                    let mut step = LogicStep::eliminating(technique, pattern, eliminations);
+                    if !with_pivot {
+                        step.links = xy_chain(pivot, (a, ca), (b, cb), digit);
+                    }
+                    found.push(step);
                 }
             }
         }
     }
     found
+}
+
+/// The XY-Wing as a chain from one pincer's `z` to the other's: (z=x) in the
+/// first pincer, x seen by the pivot, (x=y) in the pivot, y seen by the second
+/// pincer, (y=z) there. Whichever pincer lacks `z`, the other holds it.
+fn xy_chain(pivot: usize, (a, ca): (usize, u64), (b, cb): (usize, u64), z: u8) -> Vec<Link> {
+    let other = |candidates: u64| (candidates & !bit(z)).trailing_zeros() as u8 + 1;
+    let (x, y) = (other(ca), other(cb));
+    [
+        ((a, z), (a, x), true),
+        ((a, x), (pivot, x), false),
+        ((pivot, x), (pivot, y), true),
+        ((pivot, y), (b, y), false),
+        ((b, y), (b, z), true),
+    ]
+    .map(|(start, end, strong)| Link { start, end, strong })
+    .to_vec()
 }
