@@ -10,7 +10,6 @@
 use super::marks::{Marks, bit, digits};
 use super::step::{Candidate, Link};
 use crate::board::Cell;
-use std::collections::HashMap;
 
 /// One move of a trial, as the trial made it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,10 +51,10 @@ struct Group {
 /// A grid under replay: what left it, when and why, and why each placement was forced.
 struct Trace<P> {
     grid: P,
-    removed: HashMap<Candidate, Removal>,
+    removed: ByCandidate<Removal>,
     /// For each placement: the removed candidate whose removal forced it (none
     /// for the assumption, or a digit that was already alone).
-    forced_by: HashMap<Candidate, Option<Candidate>>,
+    forced_by: ByCandidate<Option<Candidate>>,
     groups: Vec<Group>,
     clock: u32,
 }
@@ -67,8 +66,8 @@ struct Trace<P> {
 pub(super) fn contradiction_links<P: Marks>(start: &P, moves: &[Move]) -> Vec<Link> {
     let mut trace = Trace {
         grid: start.clone(),
-        removed: HashMap::new(),
-        forced_by: HashMap::new(),
+        removed: ByCandidate::new(start),
+        forced_by: ByCandidate::new(start),
         groups: Vec::new(),
         clock: 0,
     };
@@ -270,7 +269,7 @@ impl<P: Marks> Trace<P> {
         // Each round goes one placement back: at most one round a placement.
         // Each round goes back one placement or one group: at most one round
         // a move.
-        for _ in 0..=self.forced_by.len() + self.groups.len() {
+        for _ in 0..=self.forced_by.count + self.groups.len() {
             let Some(removal) = self.removed.get(&removed) else {
                 break;
             };
@@ -321,5 +320,42 @@ impl<P: Marks> Trace<P> {
         }
         links.reverse();
         links
+    }
+}
+
+/// A value for some candidates of a grid, looked up by the candidate.
+struct ByCandidate<T> {
+    values: Vec<Option<T>>,
+    size: usize,
+    /// How many candidates have one.
+    count: usize,
+}
+
+impl<T: Copy> ByCandidate<T> {
+    fn new<P: Marks>(grid: &P) -> ByCandidate<T> {
+        let size = grid.size();
+        ByCandidate {
+            values: vec![None; grid.shape().cells() * size],
+            size,
+            count: 0,
+        }
+    }
+
+    fn get(&self, &(cell, digit): &Candidate) -> Option<&T> {
+        let at = cell * self.size + usize::from(digit).checked_sub(1)?;
+        self.values.get(at)?.as_ref()
+    }
+
+    fn insert(&mut self, (cell, digit): Candidate, value: T) {
+        let Some(at) = usize::from(digit)
+            .checked_sub(1)
+            .map(|d| cell * self.size + d)
+        else {
+            return;
+        };
+        if let Some(slot) = self.values.get_mut(at) {
+            self.count += usize::from(slot.is_none());
+            *slot = Some(value);
+        }
     }
 }
