@@ -126,14 +126,8 @@ impl<P: Marks> Trace<P> {
         for other in digits(self.grid.candidates(cell) & !bit(digit)) {
             self.remove((cell, other), by);
         }
-        let peers: Vec<Cell> = self
-            .grid
-            .peers_of(cell)
-            .iter()
-            .map(|&peer| usize::from(peer))
-            .filter(|&peer| self.grid.candidates(peer) & bit(digit) != 0)
-            .collect();
-        for peer in peers {
+        for at in 0..self.grid.peers_of(cell).len() {
+            let peer = usize::from(self.grid.peers_of(cell)[at]);
             self.remove((peer, digit), by);
         }
         self.grid.place(cell, digit);
@@ -153,15 +147,10 @@ impl<P: Marks> Trace<P> {
     /// digits) or in one of its houses (the digit's other places), the set that
     /// was complete first: its last removal, the one that forced the placement.
     fn trigger(&self, cell: Cell, digit: u8) -> Option<Candidate> {
-        let mut reasons: Vec<Vec<Candidate>> = Vec::new();
         let size = self.grid.size() as u8;
+        let mut first = Earliest(None);
         if self.grid.candidates(cell) == bit(digit) {
-            reasons.push(
-                (1..=size)
-                    .filter(|&d| d != digit)
-                    .map(|d| (cell, d))
-                    .collect(),
-            );
+            first.take(self.latest((1..=size).filter(|&d| d != digit).map(|d| (cell, d))));
         }
         for &house in self.grid.houses_of(cell) {
             let house = usize::from(house);
@@ -170,20 +159,11 @@ impl<P: Marks> Trace<P> {
             let alone = places.count_ones() == 1
                 && usize::from(cells[places.trailing_zeros() as usize]) == cell;
             if alone {
-                reasons.push(
-                    cells
-                        .iter()
-                        .map(|&other| (usize::from(other), digit))
-                        .filter(|&(other, _)| other != cell)
-                        .collect(),
-                );
+                let others = cells.iter().map(|&other| usize::from(other));
+                first.take(self.latest(others.filter(|&other| other != cell).map(|c| (c, digit))));
             }
         }
-        reasons
-            .iter()
-            .filter_map(|reason| self.latest(reason))
-            .min_by_key(|&(at, _)| at)
-            .map(|(_, candidate)| candidate)
+        first.0.map(|(_, candidate)| candidate)
     }
 
     /// The removal that locked a group: of the houses holding all its cells
@@ -212,16 +192,16 @@ impl<P: Marks> Trace<P> {
             }
         }
         reasons
-            .iter()
+            .into_iter()
             .filter_map(|reason| self.latest(reason))
             .min_by_key(|&(at, _)| at)
             .map(|(_, candidate)| candidate)
     }
 
     /// The candidate of `set` removed last in the replay, with when.
-    fn latest(&self, set: &[Candidate]) -> Option<(u32, Candidate)> {
-        set.iter()
-            .filter_map(|candidate| Some((self.removed.get(candidate)?.at, *candidate)))
+    fn latest(&self, set: impl IntoIterator<Item = Candidate>) -> Option<(u32, Candidate)> {
+        set.into_iter()
+            .filter_map(|candidate| Some((self.removed.get(&candidate)?.at, candidate)))
             .max_by_key(|&(at, _)| at)
     }
 
@@ -230,28 +210,36 @@ impl<P: Marks> Trace<P> {
     /// the candidates the moves took from it, in the order they went.
     fn breaking(&self) -> Option<Vec<Candidate>> {
         let size = self.grid.size();
-        let mut reasons: Vec<Vec<Candidate>> = Vec::new();
+        // The reason whose last removal came first: a cell, or a house and digit.
+        let mut first = Earliest(None);
         for cell in 0..self.grid.shape().cells() {
             if self.grid.value(cell) == 0 && self.grid.candidates(cell) == 0 {
-                reasons.push((1..=size as u8).map(|d| (cell, d)).collect());
+                let latest = self.latest((1..=size as u8).map(|d| (cell, d)));
+                first.take(latest.map(|(at, _)| (at, (None, cell, 0))));
             }
         }
         for house in 0..self.grid.house_count() {
             let cells = self.grid.house(house);
+            let held = cells.iter().fold(0, |held, &cell| {
+                held | bit(self.grid.value(usize::from(cell)))
+            });
             for digit in 1..=size as u8 {
-                let held = cells
-                    .iter()
-                    .any(|&cell| self.grid.value(usize::from(cell)) == digit);
-                if !held && self.grid.places(house, digit) == 0 {
-                    reasons.push(cells.iter().map(|&c| (usize::from(c), digit)).collect());
+                if held & bit(digit) == 0 && self.grid.places(house, digit) == 0 {
+                    let all = cells.iter().map(|&c| (usize::from(c), digit));
+                    let latest = self.latest(all);
+                    first.take(latest.map(|(at, _)| (at, (Some(house), 0, digit))));
                 }
             }
         }
-        let first = reasons
-            .into_iter()
-            .filter_map(|reason| Some((self.latest(&reason)?.0, reason)))
-            .min_by_key(|&(at, _)| at)?
-            .1;
+        let first: Vec<Candidate> = match first.0?.1 {
+            (None, cell, _) => (1..=size as u8).map(|d| (cell, d)).collect(),
+            (Some(house), _, digit) => self
+                .grid
+                .house(house)
+                .iter()
+                .map(|&c| (usize::from(c), digit))
+                .collect(),
+        };
         let mut taken: Vec<(u32, Candidate)> = first
             .into_iter()
             .filter_map(|candidate| Some((self.removed.get(&candidate)?.at, candidate)))
@@ -356,6 +344,20 @@ impl<T: Copy> ByCandidate<T> {
         if let Some(slot) = self.values.get_mut(at) {
             self.count += usize::from(slot.is_none());
             *slot = Some(value);
+        }
+    }
+}
+
+/// The earliest of some removals, each the last of its set (the first set to be
+/// complete), with what it stands for.
+struct Earliest<T>(Option<(u32, T)>);
+
+impl<T> Earliest<T> {
+    fn take(&mut self, found: Option<(u32, T)>) {
+        if let Some(found) = found
+            && self.0.as_ref().is_none_or(|(best, _)| found.0 < *best)
+        {
+            self.0 = Some(found);
         }
     }
 }

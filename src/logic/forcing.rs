@@ -34,34 +34,28 @@ fn contradiction(pencil: &Pencil, depth: Depth, technique: Technique) -> Option<
     let mut assumptions = (0..CELLS)
         .filter(|&cell| pencil.candidates(cell).count_ones() >= 2)
         .flat_map(|cell| digits(pencil.candidates(cell)).map(move |digit| (cell, digit)));
-    let best = if start.progress.broken {
+    if start.progress.broken {
         // Every assumption finds the grid broken at its first move.
-        assumptions.next().map(|(cell, digit)| (1, cell, digit))
-    } else if depth == Depth::OneDigit {
-        let lines = OneDigit::new(&start);
-        shortest(assumptions.map(|(cell, digit)| (cell, digit, lines.assume(cell, digit))))
-    } else {
-        shortest(assumptions.map(|(cell, digit)| {
-            let mut trial = start.clone();
-            trial.assume(cell, digit, depth);
-            (cell, digit, trial)
-        }))
-    };
-    let (moves, cell, digit) = best?;
-    let mut step = broken_by(moves, (cell, digit), technique);
-    if !start.progress.broken {
-        step.links = match depth {
-            Depth::OneDigit => {
-                let lines = OneDigit::new(&start);
-                contradiction_links(pencil, &lines.assume(cell, digit).moves())
-            }
-            _ => {
-                let mut trial = start.clone();
-                trial.assume(cell, digit, depth);
-                Logged::links(pencil, trial, (cell, digit), moves)
-            }
-        };
+        let (cell, digit) = assumptions.next()?;
+        return Some(broken_by(1, (cell, digit), technique));
     }
+    if depth == Depth::OneDigit {
+        let lines = OneDigit::new(&start);
+        let trials = assumptions.map(|(cell, digit)| (cell, digit, lines.assume(cell, digit)));
+        let (moves, cell, digit) = shortest(trials)?;
+        let mut step = broken_by(moves, (cell, digit), technique);
+        step.links = contradiction_links(pencil, &lines.assume(cell, digit).moves());
+        return Some(step);
+    }
+    let (moves, cell, digit) = shortest(assumptions.map(|(cell, digit)| {
+        let mut trial = start.clone();
+        trial.assume(cell, digit, depth);
+        (cell, digit, trial)
+    }))?;
+    let mut step = broken_by(moves, (cell, digit), technique);
+    let mut trial = start.clone();
+    trial.assume(cell, digit, depth);
+    step.links = Logged::links(pencil, trial, (cell, digit), moves);
     Some(step)
 }
 
