@@ -23,6 +23,44 @@ fn cell(row: usize, col: usize) -> usize {
     row * 9 + col
 }
 
+/// Pivot r1c1 {1,2}, pincers r1c5 {1,3} and r2c2 {2,3}: an XY-Wing on 3.
+fn xy_wing_grid() -> Pencil {
+    grid(&[
+        (cell(0, 0), "3456789"),
+        (cell(0, 4), "2456789"),
+        (cell(1, 1), "1456789"),
+    ])
+}
+
+/// Digit 4: column 2 only in rows 2 and 9, column 4 only in rows 1 and 9.
+fn skyscraper_grid() -> Pencil {
+    let mut removes: Vec<(usize, &str)> = (0..9)
+        .filter(|&r| r != 1 && r != 8)
+        .map(|r| (cell(r, 1), "4"))
+        .collect();
+    removes.extend(
+        (0..9)
+            .filter(|&r| r != 0 && r != 8)
+            .map(|r| (cell(r, 3), "4")),
+    );
+    grid(&removes)
+}
+
+/// Digit 5: row 1 only in columns 2 and 7, column 1 only in rows 2 and 8; r1c2
+/// and r2c1 share box 1.
+fn kite_grid() -> Pencil {
+    let mut removes: Vec<(usize, &str)> = (0..9)
+        .filter(|&c| c != 1 && c != 6)
+        .map(|c| (cell(0, c), "5"))
+        .collect();
+    removes.extend(
+        (0..9)
+            .filter(|&r| r != 1 && r != 7)
+            .map(|r| (cell(r, 0), "5")),
+    );
+    grid(&removes)
+}
+
 #[test]
 fn no_technique_fires_on_an_empty_grid() {
     let empty = grid(&[]);
@@ -182,17 +220,12 @@ fn a_full_house_fills_the_last_cell_of_a_unit() {
 #[test]
 fn an_xy_wing_clears_the_cells_seeing_both_pincers() {
     // Pivot r1c1 {1,2}, pincers r1c5 {1,3} and r2c2 {2,3}: z = 3.
-    let removes = [
-        (cell(0, 0), "3456789"),
-        (cell(0, 4), "2456789"),
-        (cell(1, 1), "1456789"),
-    ];
-    let step = logic::find(&grid(&removes), Technique::XyWing).unwrap();
+    let step = logic::find(&xy_wing_grid(), Technique::XyWing).unwrap();
     let mut got = step.eliminations;
     got.sort_unstable();
     let want = [cell(0, 1), cell(0, 2), cell(1, 3), cell(1, 4), cell(1, 5)].map(|c| (c, 3));
     assert_eq!(got, want);
-    assert_eq!(logic::find(&grid(&removes), Technique::XyzWing), None);
+    assert_eq!(logic::find(&xy_wing_grid(), Technique::XyzWing), None);
 }
 
 #[test]
@@ -217,16 +250,7 @@ fn direct_pointing_places_the_single_its_eliminations_leave() {
 #[test]
 fn a_skyscraper_clears_the_cells_seeing_both_ends() {
     // Digit 4: column 2 only in rows 2 and 9, column 4 only in rows 1 and 9.
-    let mut removes: Vec<(usize, &str)> = (0..9)
-        .filter(|&r| r != 1 && r != 8)
-        .map(|r| (cell(r, 1), "4"))
-        .collect();
-    removes.extend(
-        (0..9)
-            .filter(|&r| r != 0 && r != 8)
-            .map(|r| (cell(r, 3), "4")),
-    );
-    let pencil = grid(&removes);
+    let pencil = skyscraper_grid();
     let step = logic::find(&pencil, Technique::Skyscraper).unwrap();
     let mut got = step.eliminations;
     got.sort_unstable();
@@ -241,16 +265,7 @@ fn a_skyscraper_clears_the_cells_seeing_both_ends() {
 fn a_two_string_kite_clears_the_cell_seeing_both_ends() {
     // Digit 5: row 1 only in columns 2 and 7, column 1 only in rows 2 and 8; r1c2
     // and r2c1 share box 1, so r1c7 or r8c1 holds 5 and r8c7 loses it.
-    let mut removes: Vec<(usize, &str)> = (0..9)
-        .filter(|&c| c != 1 && c != 6)
-        .map(|c| (cell(0, c), "5"))
-        .collect();
-    removes.extend(
-        (0..9)
-            .filter(|&r| r != 1 && r != 7)
-            .map(|r| (cell(r, 0), "5")),
-    );
-    let step = logic::find(&grid(&removes), Technique::TwoStringKite).unwrap();
+    let step = logic::find(&kite_grid(), Technique::TwoStringKite).unwrap();
     assert_eq!(step.eliminations, [(cell(7, 6), 5)]);
 }
 
@@ -523,12 +538,7 @@ fn forcing_chains_show_the_chain_from_the_assumption_to_the_contradiction() {
 
 #[test]
 fn wings_and_linked_pairs_show_their_chains() {
-    let removes = [
-        (cell(0, 0), "3456789"),
-        (cell(0, 4), "2456789"),
-        (cell(1, 1), "1456789"),
-    ];
-    let pencil = grid(&removes);
+    let pencil = xy_wing_grid();
     let step = logic::find(&pencil, Technique::XyWing).unwrap();
     check_chain(&step.links, true, Some(&pencil), "xy-wing");
     // From one pincer's 3 to the other's, through the pivot.
@@ -539,30 +549,12 @@ fn wings_and_linked_pairs_show_their_chains() {
         "{ends:?}"
     );
 
-    let mut removes: Vec<(usize, &str)> = (0..9)
-        .filter(|&r| r != 1 && r != 8)
-        .map(|r| (cell(r, 1), "4"))
-        .collect();
-    removes.extend(
-        (0..9)
-            .filter(|&r| r != 0 && r != 8)
-            .map(|r| (cell(r, 3), "4")),
-    );
-    let pencil = grid(&removes);
+    let pencil = skyscraper_grid();
     let step = logic::find(&pencil, Technique::Skyscraper).unwrap();
     check_chain(&step.links, true, Some(&pencil), "skyscraper");
     assert_eq!(step.links.len(), 3);
 
-    let mut removes: Vec<(usize, &str)> = (0..9)
-        .filter(|&c| c != 1 && c != 6)
-        .map(|c| (cell(0, c), "5"))
-        .collect();
-    removes.extend(
-        (0..9)
-            .filter(|&r| r != 1 && r != 7)
-            .map(|r| (cell(r, 0), "5")),
-    );
-    let pencil = grid(&removes);
+    let pencil = kite_grid();
     let step = logic::find(&pencil, Technique::TwoStringKite).unwrap();
     check_chain(&step.links, true, Some(&pencil), "2-string kite");
     // Each end sees the cell that loses the digit.

@@ -110,6 +110,19 @@ test.after(async () => {
   server.child.kill("SIGTERM");
 });
 
+/** Clicks Explain and waits (60 s at most) for the explanation to end well; the panel. */
+async function explainNow() {
+  await page.click("#explain");
+  const panel = page.locator('[data-panel="explain"]');
+  await page.waitForFunction(
+    () => ["explained", "error"].includes(document.querySelector('[data-panel="explain"]')?.dataset.state),
+    null,
+    { timeout: 60_000 },
+  );
+  assert.equal(await panel.getAttribute("data-state"), "explained", await panel.locator(".status").textContent());
+  return panel;
+}
+
 test("a visit loads without a failed request or a console error (favicon included)", async () => {
   const failures = [];
   const onResponse = (response) => {
@@ -406,14 +419,7 @@ test("explain mode draws a chain step's links as arrows over the pencil marks", 
   await page.goto(`http://${server.address}/`);
   // A puzzle whose logical solve needs a skyscraper and a forcing chain.
   await page.fill("#puzzle", "69.....1.........6.2....37.2...65......8...4.8....32.7.41..9......1...6...3..8..4");
-  await page.click("#explain");
-  const panel = page.locator('[data-panel="explain"]');
-  await page.waitForFunction(
-    () => ["explained", "error"].includes(document.querySelector('[data-panel="explain"]')?.dataset.state),
-    null,
-    { timeout: 60_000 },
-  );
-  assert.equal(await panel.getAttribute("data-state"), "explained", await panel.locator(".status").textContent());
+  const panel = await explainNow();
   const texts = await panel.locator(".steps li").allTextContents();
   const chain = texts.findIndex((text) => /forcing chain/.test(text));
   assert.ok(chain >= 0, `no chain step among ${texts.length}`);
@@ -506,14 +512,7 @@ for (const [label, box, rows, cols] of [["6x6 (2x3)", "2x3", 2, 3], ["16x16 (4x4
 
 test("explain mode walks through a 16x16 solve with its pencil marks", async () => {
   const puzzle = await pickGrid("16x16 (4x4)");
-  await page.click("#explain");
-  const panel = page.locator('[data-panel="explain"]');
-  await page.waitForFunction(
-    () => ["explained", "error"].includes(document.querySelector('[data-panel="explain"]')?.dataset.state),
-    null,
-    { timeout: 60_000 },
-  );
-  assert.equal(await panel.getAttribute("data-state"), "explained", await panel.locator(".status").textContent());
+  const panel = await explainNow();
   assert.equal(await panel.locator(".cell").count(), 256);
   // Pencil marks of 16 digits in the empty cells, the first step's pattern among them.
   assert.ok((await panel.locator(".cell.marks").count()) > 0);
