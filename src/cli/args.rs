@@ -443,6 +443,10 @@ pub(super) struct RulesArgs {
     /// thermometers, ...), instead of puzzle lines and --rules.
     #[arg(long, value_name = "LINK", conflicts_with_all = ["box_shape", "symbols", "rules"])]
     pub(super) fpuzzles: Option<String>,
+    /// The `--fpuzzles` link as read, once (the puzzle lines and the rules
+    /// both come from it).
+    #[arg(skip)]
+    pub(super) read_link: std::sync::OnceLock<Result<Option<crate::convert::Imported>, String>>,
 }
 
 /// The grid of a command's puzzle lines: 9x9 unless `--box` says otherwise.

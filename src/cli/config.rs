@@ -286,19 +286,23 @@ impl RulesArgs {
     /// The rules of `--rules` or `--fpuzzles`; `None` without either.
     fn given_rules(&self) -> Result<Option<crate::pb::Rules>, String> {
         if let Some(imported) = self.imported()? {
-            return Ok(Some(imported.rules));
+            return Ok(Some(imported.rules.clone()));
         }
         self.rules.as_deref().map(read_rules).transpose()
     }
 
-    /// The puzzle and rules of `--fpuzzles`; `None` without the flag.
-    fn imported(&self) -> Result<Option<crate::convert::Imported>, String> {
-        let Some(link) = &self.fpuzzles else {
-            return Ok(None);
-        };
-        crate::convert::read_fpuzzles(link)
-            .map(Some)
-            .map_err(|error| format!("--fpuzzles: {error}"))
+    /// The puzzle and rules of `--fpuzzles` (the link read the first time
+    /// it is asked for); `None` without the flag.
+    fn imported(&self) -> Result<Option<&crate::convert::Imported>, String> {
+        let read = self.read_link.get_or_init(|| {
+            let Some(link) = &self.fpuzzles else {
+                return Ok(None);
+            };
+            crate::convert::read_fpuzzles(link)
+                .map(Some)
+                .map_err(|error| format!("--fpuzzles: {error}"))
+        });
+        read.as_ref().map(Option::as_ref).map_err(Clone::clone)
     }
 
     /// The puzzle lines: the `--fpuzzles` link's puzzle, or `file`'s (stdin's).
@@ -308,14 +312,14 @@ impl RulesArgs {
                 "--fpuzzles carries the puzzle: no puzzle file ({}) with it",
                 file.display()
             )),
-            (Some(imported), None) => Ok(imported.puzzle),
+            (Some(imported), None) => Ok(imported.puzzle.clone()),
             (None, file) => super::lines::read_input(file).map_err(|error| error.to_string()),
         }
     }
 
     /// The puzzle of the `--fpuzzles` link; `None` without the flag.
     pub(super) fn linked_puzzle(&self) -> Result<Option<String>, String> {
-        Ok(self.imported()?.map(|imported| imported.puzzle))
+        Ok(self.imported()?.map(|imported| imported.puzzle.clone()))
     }
 
     /// True when the rules come from `--rules` or `--fpuzzles`.
