@@ -11,7 +11,9 @@
 use super::chains::{Move, contradiction_links};
 use super::pencil::{ALL, CELL_UNITS, Digits, PEERS, Pencil, UNITS, bit, digits};
 use super::step::{LogicStep, Technique};
-use super::trials::{Attempt, Depth, Forcing, Logged, Progress, Trial, Trials, broken_by};
+use super::trials::{
+    Attempt, Depth, Forcing, Logged, Progress, Trial, Trials, broken_by, rate_by_chain,
+};
 use crate::board::{CELLS, Cell};
 
 impl Trials for Pencil {
@@ -45,6 +47,7 @@ fn contradiction(pencil: &Pencil, depth: Depth, technique: Technique) -> Option<
         let (moves, cell, digit) = shortest(trials)?;
         let mut step = broken_by(moves, (cell, digit), technique);
         step.links = contradiction_links(pencil, &lines.assume(cell, digit).moves());
+        rate_by_chain(&mut step, technique);
         return Some(step);
     }
     let (moves, cell, digit) = shortest(assumptions.map(|(cell, digit)| {
@@ -56,6 +59,7 @@ fn contradiction(pencil: &Pencil, depth: Depth, technique: Technique) -> Option<
     let mut trial = start.clone();
     trial.assume(cell, digit, depth);
     step.links = Logged::links(pencil, trial, (cell, digit), moves);
+    rate_by_chain(&mut step, technique);
     Some(step)
 }
 

@@ -228,6 +228,24 @@ pub(super) fn broken_by(moves: usize, candidate: (Cell, u8), technique: Techniqu
     step
 }
 
+/// Rates a contradiction step by its chain: the technique's rating plus the
+/// length modifier of the candidates its links join (the chain's nodes, as
+/// Sudoku Explainer counts a chain's length, both branches of a contradiction
+/// together); by `moves` (as `broken_by` did) when it has no links.
+pub(super) fn rate_by_chain(step: &mut LogicStep, technique: Technique) {
+    if step.links.is_empty() {
+        return;
+    }
+    let mut nodes: Vec<Candidate> = step
+        .links
+        .iter()
+        .flat_map(|link| [link.start, link.end])
+        .collect();
+    nodes.sort_unstable();
+    nodes.dedup();
+    step.rating = (technique.rating() * 10.0 + length_modifier(nodes.len())).round() / 10.0;
+}
+
 /// Tenths added for a chain of `moves` forced moves: one more each time the
 /// length passes 4, 6, 8, 12, 16, 24, 32, 48, ... (each step half again or a
 /// third again the last), the shape of Sudoku Explainer's length modifier.

@@ -10,7 +10,9 @@ use std::collections::VecDeque;
 
 use super::marks::{Marks, bit, digits};
 use super::step::{LogicStep, Technique};
-use super::trials::{Attempt, Depth, Forcing, Logged, Progress, Trial, Trials, broken_by};
+use super::trials::{
+    Attempt, Depth, Forcing, Logged, Progress, Trial, Trials, broken_by, rate_by_chain,
+};
 use super::wide::WidePencil;
 use crate::board::Cell;
 
@@ -36,6 +38,7 @@ impl Trials for WidePencil {
         let mut trial = start.clone();
         trial.assume(candidate.0, candidate.1, depth);
         step.links = Logged::links(self, trial, candidate, moves);
+        rate_by_chain(&mut step, technique);
         Some(step)
     }
 }
