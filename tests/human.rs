@@ -95,12 +95,13 @@ async fn explain_streams_sound_steps_and_finishes_with_the_solution() {
                 );
                 assert_eq!(step.by_search, step.technique == "search");
                 // A chain step's links join up, each between candidates on the
-                // grid: a contradiction's branches out of the candidate it
-                // removes, the others' one line.
+                // grid: a forcing chain's out of the candidate it removes or
+                // places, the others' (a cycle's too) one line.
                 let chain = step.technique.contains("chain");
+                let cycle = step.technique.contains("cycle");
                 assert_eq!(
                     !step.links.is_empty(),
-                    chain || LINKED.contains(&step.technique.as_str()),
+                    chain || cycle || LINKED.contains(&step.technique.as_str()),
                     "{step:?}"
                 );
                 for link in &step.links {
@@ -112,12 +113,18 @@ async fn explain_streams_sound_steps_and_finishes_with_the_solution() {
                         );
                     }
                 }
-                if chain {
-                    assert_eq!(
-                        step.links[0].start.as_ref(),
-                        step.eliminations.first(),
-                        "{step:?}"
-                    );
+                let target = step.eliminations.first().or(step.placements.first());
+                if step.technique.ends_with("forcing chains") {
+                    // Cell and region forcing chains: branches one after
+                    // another, each a line that ends at what they all force.
+                    for pair in step.links.windows(2) {
+                        let joined = pair[0].end == pair[1].start;
+                        assert!(joined || pair[0].end.as_ref() == target, "{step:?}");
+                    }
+                    assert_eq!(step.links.last().unwrap().end.as_ref(), target, "{step:?}");
+                    chains += 1;
+                } else if chain {
+                    assert_eq!(step.links[0].start.as_ref(), target, "{step:?}");
                     for (i, link) in step.links.iter().enumerate().skip(1) {
                         let reached = link.start == step.links[0].start
                             || step.links[..i].iter().any(|l| l.end == link.start);

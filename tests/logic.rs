@@ -359,19 +359,19 @@ fn bug_plus_one_places_the_digit_with_three_places() {
 fn forcing_chains_remove_a_candidate_whose_assumption_breaks_the_grid() {
     let cases = [
         (
-            Technique::ForcingXChain,
+            Technique::NishioForcingChain,
             "......4..2.........7....1636.9.5.....18.29....2..6..8.....935.19......4......1..2",
             "1 89 6 578 3 578 4 2 5789 2 3489 34 45678 1 45678 789 59 5789 458 7 45 9 48 2 1 6 3 6 34 9 3478 5 478 2 1 47 3457 1 8 347 2 9 367 35 4567 3457 2 3457 1 6 47 379 8 4579 48 468 2 468 9 3 5 7 1 9 3568 1 2 7 568 368 4 68 3478 34568 347 4568 48 1 3689 39 2",
             (cell(3, 1), 3),
         ),
         (
-            Technique::ForcingChain,
+            Technique::DynamicForcingChain,
             "69.....1.........6.2....37.2...65......8...4.8....32.7.41..9......1...6...3..8..4",
             "6 9 578 3 24578 247 458 1 258 14 3 578 24579 1245789 1247 4589 2589 6 14 2 58 459 14589 6 3 7 589 2 17 4 79 6 5 89 389 1389 3 157 9 8 127 127 6 4 15 8 15 6 49 149 3 2 59 7 57 4 1 6 2357 9 578 2358 2358 579 8 2 1 3457 47 579 6 359 579 6 3 257 257 8 1 259 4",
             (cell(4, 1), 5),
         ),
         (
-            Technique::DynamicForcingChain,
+            Technique::DynamicForcingChainPlus,
             "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
             "7 126 8 459 4569 4569 3 1456 125 49 36 3469 2 3456 1 4679 4578 578 5 1236 123469 78 346 78 2469 146 129 189 4 1579 3579 59 3579 178 2 6 3 1267 1269 479 8 24679 147 1457 157 268 578 2567 1 2456 2467 478 9 3 128 9 1357 6 125 2358 127 1378 4 12468 12368 12346 3489 7 23489 5 1368 1289 12468 3578 1234567 34589 1249 234589 12679 13678 12789",
             (cell(2, 2), 3),
@@ -501,17 +501,17 @@ fn check_net(links: &[logic::Link], assumption: (usize, u8), what: &str) {
 fn forcing_chains_show_the_chain_from_the_assumption_to_the_contradiction() {
     let cases = [
         (
-            Technique::ForcingXChain,
+            Technique::NishioForcingChain,
             "......4..2.........7....1636.9.5.....18.29....2..6..8.....935.19......4......1..2",
             "1 89 6 578 3 578 4 2 5789 2 3489 34 45678 1 45678 789 59 5789 458 7 45 9 48 2 1 6 3 6 34 9 3478 5 478 2 1 47 3457 1 8 347 2 9 367 35 4567 3457 2 3457 1 6 47 379 8 4579 48 468 2 468 9 3 5 7 1 9 3568 1 2 7 568 368 4 68 3478 34568 347 4568 48 1 3689 39 2",
         ),
         (
-            Technique::ForcingChain,
+            Technique::DynamicForcingChain,
             "69.....1.........6.2....37.2...65......8...4.8....32.7.41..9......1...6...3..8..4",
             "6 9 578 3 24578 247 458 1 258 14 3 578 24579 1245789 1247 4589 2589 6 14 2 58 459 14589 6 3 7 589 2 17 4 79 6 5 89 389 1389 3 157 9 8 127 127 6 4 15 8 15 6 49 149 3 2 59 7 57 4 1 6 2357 9 578 2358 2358 579 8 2 1 3457 47 579 6 359 579 6 3 257 257 8 1 259 4",
         ),
         (
-            Technique::DynamicForcingChain,
+            Technique::DynamicForcingChainPlus,
             "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
             "7 126 8 459 4569 4569 3 1456 125 49 36 3469 2 3456 1 4679 4578 578 5 1236 123469 78 346 78 2469 146 129 189 4 1579 3579 59 3579 178 2 6 3 1267 1269 479 8 24679 147 1457 157 268 578 2567 1 2456 2467 478 9 3 128 9 1357 6 125 2358 127 1378 4 12468 12368 12346 3489 7 23489 5 1368 1289 12468 3578 1234567 34589 1249 234589 12679 13678 12789",
         ),
@@ -578,4 +578,166 @@ fn a_chain_reads_as_text_branch_by_branch() {
         step.chain_text(9),
         "r1c1=5 - r1c2=5 = r1c2=7 - r2c2=7; r1c1=5 - r1c1=2"
     );
+}
+
+/// Checks a cycle or static forcing chain against the grid it was found on:
+/// one chain of links, weak first from a candidate assumed true (strong first
+/// from one assumed false), every strong link strong on that grid; a forcing
+/// chain ends at the opposite of its start, which it removes or places; a
+/// cycle comes back to its start and removes candidates outside its cells.
+fn check_static_chain(step: &logic::LogicStep, pencil: &Pencil) {
+    let what = step.to_string();
+    let links = &step.links;
+    let start = links[0].start;
+    assert_eq!(
+        links.last().unwrap().end,
+        start,
+        "{what}: does not come back"
+    );
+    let cycle = matches!(
+        step.technique,
+        Technique::BidirectionalXCycle
+            | Technique::BidirectionalYCycle
+            | Technique::BidirectionalCycle
+    );
+    let placed = !step.placements.is_empty();
+    check_chain(links, placed, Some(pencil), &what);
+    if cycle {
+        let cells: Vec<usize> = links.iter().map(|l| l.start.0).collect();
+        assert!(
+            step.eliminations.iter().all(|(c, _)| !cells.contains(c)),
+            "{what}"
+        );
+        assert!(
+            links.last().unwrap().strong && links.len().is_multiple_of(2),
+            "{what}"
+        );
+    } else if placed {
+        assert_eq!(step.placements, [start], "{what}");
+    } else {
+        assert_eq!(step.eliminations, [start], "{what}");
+    }
+    let one_digit = links.iter().all(|l| l.start.1 == start.1);
+    let bivalue = links.iter().all(|l| !l.strong || l.start.0 == l.end.0);
+    match step.technique {
+        Technique::BidirectionalXCycle | Technique::ForcingXChain => assert!(one_digit, "{what}"),
+        Technique::BidirectionalYCycle => assert!(bivalue, "{what}"),
+        _ => {}
+    }
+}
+
+/// Checks a cell or region forcing chain against the grid it was found on:
+/// branches one after another, each a chain from a start taken as true to the
+/// target, strong links strong on that grid; the starts are every digit of a
+/// cell, or every place of a digit in a house.
+fn check_multiple_chain(step: &logic::LogicStep, pencil: &Pencil) {
+    let what = step.to_string();
+    let target = *step
+        .eliminations
+        .first()
+        .or(step.placements.first())
+        .unwrap();
+    let mut branches: Vec<&[logic::Link]> = Vec::new();
+    let mut from = 0;
+    for (i, link) in step.links.iter().enumerate() {
+        if link.end == target && step.links.get(i + 1).is_none_or(|l| l.start != target) {
+            branches.push(&step.links[from..=i]);
+            from = i + 1;
+        }
+    }
+    assert_eq!(
+        from,
+        step.links.len(),
+        "{what}: a branch does not reach the target"
+    );
+    let starts: Vec<(usize, u8)> = branches.iter().map(|b| b[0].start).collect();
+    for branch in &branches {
+        check_chain(branch, false, Some(pencil), &what);
+    }
+    let digits =
+        |cell: usize| (1..=9u8).filter(move |d| pencil.candidates(cell) & (1 << (d - 1)) != 0);
+    if step.technique == Technique::CellForcingChain {
+        let cell = starts[0].0;
+        let all: Vec<(usize, u8)> = digits(cell).map(|d| (cell, d)).collect();
+        assert_eq!(starts, all, "{what}");
+    } else {
+        let digit = starts[0].1;
+        let places = |h: &Vec<usize>| -> Vec<(usize, u8)> {
+            h.iter()
+                .filter(|&&c| pencil.candidates(c) & (1 << (digit - 1)) != 0)
+                .map(|&c| (c, digit))
+                .collect()
+        };
+        assert!(houses().iter().any(|h| places(h) == starts), "{what}");
+    }
+}
+
+#[test]
+fn cycles_and_static_forcing_chains_follow_the_links_of_their_grid() {
+    let kinds = [
+        Technique::BidirectionalXCycle,
+        Technique::BidirectionalYCycle,
+        Technique::ForcingXChain,
+        Technique::BidirectionalCycle,
+        Technique::ForcingChain,
+        Technique::CellForcingChain,
+        Technique::RegionForcingChain,
+    ];
+    let mut met = [0usize; 7];
+    let puzzles = common::puzzles("magictour_top1465.txt");
+    for puzzle in puzzles.iter().step_by(5).take(300) {
+        let board = Board::parse(puzzle).unwrap();
+        let mut pencil = Pencil::new(&board);
+        for step in &logic::explain(&board).steps {
+            match kinds.iter().position(|&t| t == step.technique) {
+                Some(kind @ 0..=4) => {
+                    met[kind] += 1;
+                    check_static_chain(step, &pencil);
+                }
+                Some(kind) => {
+                    met[kind] += 1;
+                    check_multiple_chain(step, &pencil);
+                }
+                None => {}
+            }
+            logic::apply(&mut pencil, step);
+        }
+    }
+    eprintln!("cycles and static chains met: {met:?}");
+    for kind in [0, 2, 4, 5, 6] {
+        assert!(met[kind] > 0, "no {:?} met", kinds[kind]);
+    }
+}
+
+#[test]
+fn aligned_pair_exclusion_rests_on_bivalue_cells_seeing_both_cells() {
+    let mut met = 0;
+    let lines = common::puzzles("se_rated_hardest.txt");
+    for line in lines.iter().take(40) {
+        let puzzle = line.rsplit('|').next().unwrap();
+        let board = Board::parse(puzzle).unwrap();
+        let report =
+            solver::count_solutions(&board, Algorithm::Propagation, &Control::UNLIMITED).unwrap();
+        let solution = *report.solution.unwrap().cells();
+        let mut pencil = Pencil::new(&board);
+        for step in &logic::explain(&board).steps {
+            if step.technique == Technique::AlignedPairExclusion {
+                met += 1;
+                let mut cells: Vec<usize> = step.pattern.iter().map(|c| c.0).collect();
+                cells.dedup();
+                let (bases, excluders) = cells.split_at(2);
+                assert!(excluders.len() >= 2, "{step}");
+                for &cell in excluders {
+                    assert_eq!(pencil.candidates(cell).count_ones(), 2, "{step}");
+                    assert!(bases.iter().all(|&b| see(b, cell)), "{step}");
+                }
+                for &(cell, digit) in &step.eliminations {
+                    assert!(bases.contains(&cell), "{step}");
+                    assert_ne!(solution[cell], digit, "{puzzle}: {step}");
+                }
+            }
+            logic::apply(&mut pencil, step);
+        }
+    }
+    assert!(met > 0, "no aligned pair exclusion met");
 }

@@ -7,7 +7,10 @@ use super::pencil::Pencil;
 use super::step::{LogicStep, Technique};
 use super::trials::{Depth, Trials};
 use super::wide::WidePencil;
-use super::{cages, fish, intersections, lines, links, singles, subsets, uniqueness, wings};
+use super::{
+    cages, cycles, exclusion, fish, intersections, lines, links, multiple, singles, subsets,
+    uniqueness, wings,
+};
 use std::sync::Arc;
 
 use crate::board::{Board, Grid, Layout};
@@ -40,6 +43,8 @@ struct Found {
     claiming: Option<Vec<LogicStep>>,
     hidden_pairs: Option<Vec<LogicStep>>,
     hidden_triples: Option<Vec<LogicStep>>,
+    cycles: Option<Option<LogicStep>>,
+    multiple: Option<Option<LogicStep>>,
 }
 
 impl Found {
@@ -56,6 +61,20 @@ impl Found {
     fn hidden_pairs<P: Marks>(&mut self, pencil: &P) -> &[LogicStep] {
         self.hidden_pairs
             .get_or_insert_with(|| subsets::hidden(pencil, 2, Technique::HiddenPair))
+    }
+
+    /// The easiest forcing chain or cycle: one search for the five rungs.
+    fn cycles<P: Marks>(&mut self, pencil: &P, stop: &dyn Fn() -> bool) -> Option<&LogicStep> {
+        self.cycles
+            .get_or_insert_with(|| cycles::easiest(pencil, stop))
+            .as_ref()
+    }
+
+    /// The easiest cell or region forcing chain: one search for both rungs.
+    fn multiple<P: Marks>(&mut self, pencil: &P, stop: &dyn Fn() -> bool) -> Option<&LogicStep> {
+        self.multiple
+            .get_or_insert_with(|| multiple::easiest(pencil, stop))
+            .as_ref()
     }
 
     fn hidden_triples<P: Marks>(&mut self, pencil: &P) -> &[LogicStep] {
@@ -106,9 +125,19 @@ fn find_with<P: Trials>(
         }
         BugPlusOne if pencil.uniqueness_holds() => uniqueness::bug_plus_one(pencil),
         UniqueRectangle | BugPlusOne => None,
-        ForcingXChain => pencil.contradiction(Depth::OneDigit, technique, stop),
-        ForcingChain => pencil.contradiction(Depth::Singles, technique, stop),
-        DynamicForcingChain => pencil.contradiction(Depth::Locked, technique, stop),
+        AlignedPairExclusion => exclusion::aligned_pair(pencil),
+        BidirectionalXCycle | BidirectionalYCycle | ForcingXChain | BidirectionalCycle
+        | ForcingChain => found
+            .cycles(pencil, stop)
+            .filter(|step| step.technique == technique)
+            .cloned(),
+        NishioForcingChain => pencil.contradiction(Depth::OneDigit, technique, stop),
+        CellForcingChain | RegionForcingChain => found
+            .multiple(pencil, stop)
+            .filter(|step| step.technique == technique)
+            .cloned(),
+        DynamicForcingChain => pencil.contradiction(Depth::Singles, technique, stop),
+        DynamicForcingChainPlus => pencil.contradiction(Depth::Locked, technique, stop),
     }
 }
 

@@ -11,6 +11,11 @@
 //! - `pencil`: the 9x9 pencil-mark grid, units and peers; `wide`: the grid of
 //!   every other shape and of every variant, its houses and peers from
 //!   `houses` (the shape's, or a variant's layout);
+//! - `exclusion`: aligned pair exclusion;
+//! - `cycles`: SE's first chaining rung, bidirectional cycles and forcing
+//!   chains by the links of the grid as it stands;
+//! - `net`: the implications those chains follow (static links);
+//!   `multiple`: SE's cell and region forcing chains over them;
 //! - `trials`: what the contradiction rungs share; `forcing` has the 9x9
 //!   trials on bitboards, `wide_trials` those of the other shapes; `chains`
 //!   traces the chain behind a contradiction (the step's links);
@@ -25,16 +30,17 @@
 //!   innies and outies, thermometers, non-consecutive neighbours), which the
 //!   contradiction trials also move by.
 //!
-//! Not yet on the ladder (issue 14 goes on): unique rectangles of types 2 to 6
-//! and unique loops, BUG types 2 to 4, aligned pair and triplet exclusion, the
-//! chains as Sudoku Explainer builds them (X- and Y-cycles, bidirectional
-//! cycles, cell and region forcing chains, nested dynamic chains), and the
-//! complexity modifiers of larger wings and fish. The contradictions of
-//! `forcing` stand in for the chains (same tiers, length-rated); a puzzle they
-//! cannot crack rates [`BEYOND_LADDER`].
+//! Not yet on the ladder (issue 32 goes on): unique rectangles of types 2 to 6
+//! and unique loops, BUG types 2 to 4, aligned triplet exclusion,
+//! dynamic cell, region and double forcing chains
+//! and the nested levels, and the complexity modifiers of larger wings and
+//! fish. The contradictions of `forcing` stand in for the dynamic chains (same
+//! tiers, length-rated); a puzzle they cannot crack rates [`BEYOND_LADDER`].
 
 mod cages;
 mod chains;
+mod cycles;
+mod exclusion;
 mod fish;
 mod forcing;
 mod hint;
@@ -44,6 +50,8 @@ mod ladder;
 mod lines;
 mod links;
 mod marks;
+mod multiple;
+mod net;
 mod pencil;
 mod rating;
 mod singles;

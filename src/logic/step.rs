@@ -77,18 +77,40 @@ pub enum Technique {
     UniqueRectangle,
     /// Every cell bivalue but one: the extra candidate of that cell is true.
     BugPlusOne,
-    /// A candidate whose assumption, by its digit's hidden singles, breaks a unit.
+    /// Two cells whose pairs of digits the bivalue cells seeing both (or
+    /// their seeing each other) exclude.
+    AlignedPairExclusion,
+    /// A loop of one digit's links that holds both ways round.
+    BidirectionalXCycle,
+    /// A loop of bivalue cells that holds both ways round.
+    BidirectionalYCycle,
+    /// A candidate whose assumption forces its opposite by one digit's links
+    /// as the grid stands.
     ForcingXChain,
-    /// A candidate whose assumption, by singles, breaks the grid.
+    /// A loop of links of both kinds that holds both ways round.
+    BidirectionalCycle,
+    /// A candidate whose assumption forces its opposite by links of both
+    /// kinds as the grid stands.
     ForcingChain,
-    /// A candidate whose assumption, by singles and locked candidates, breaks
-    /// the grid.
+    /// A candidate whose assumption, by its digit's singles as they arise,
+    /// breaks a unit.
+    NishioForcingChain,
+    /// What every digit of a cell implies alike, by the links as the grid
+    /// stands.
+    CellForcingChain,
+    /// What every place of a digit in a house implies alike, by the links as
+    /// the grid stands.
+    RegionForcingChain,
+    /// A candidate whose assumption, by singles as they arise, breaks the grid.
     DynamicForcingChain,
+    /// A candidate whose assumption, by singles and locked candidates as they
+    /// arise, breaks the grid.
+    DynamicForcingChainPlus,
 }
 
 impl Technique {
     /// Every technique of the ladder, in the order the solver tries them.
-    pub const LADDER: [Technique; 32] = [
+    pub const LADDER: [Technique; 38] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -109,8 +131,6 @@ impl Technique {
         Technique::NakedTriple,
         Technique::Swordfish,
         Technique::HiddenTriple,
-        Technique::Skyscraper,
-        Technique::TwoStringKite,
         Technique::XyWing,
         Technique::XyzWing,
         Technique::UniqueRectangle,
@@ -118,9 +138,17 @@ impl Technique {
         Technique::Jellyfish,
         Technique::HiddenQuad,
         Technique::BugPlusOne,
+        Technique::AlignedPairExclusion,
+        Technique::BidirectionalXCycle,
+        Technique::BidirectionalYCycle,
         Technique::ForcingXChain,
+        Technique::BidirectionalCycle,
         Technique::ForcingChain,
+        Technique::NishioForcingChain,
+        Technique::CellForcingChain,
+        Technique::RegionForcingChain,
         Technique::DynamicForcingChain,
+        Technique::DynamicForcingChainPlus,
     ];
 
     /// The rating of a step of this technique on the Sudoku Explainer scale.
@@ -155,9 +183,17 @@ impl Technique {
             Technique::HiddenQuad => 5.4,
             Technique::UniqueRectangle => 4.5,
             Technique::BugPlusOne => 5.6,
-            Technique::ForcingXChain => 6.5,
+            Technique::AlignedPairExclusion => 6.2,
+            Technique::BidirectionalXCycle => 6.5,
+            Technique::BidirectionalYCycle => 6.5,
+            Technique::ForcingXChain => 6.6,
+            Technique::BidirectionalCycle => 7.0,
             Technique::ForcingChain => 7.0,
+            Technique::NishioForcingChain => 7.5,
+            Technique::CellForcingChain => 8.0,
+            Technique::RegionForcingChain => 8.0,
             Technique::DynamicForcingChain => 8.5,
+            Technique::DynamicForcingChainPlus => 9.0,
         }
     }
 
@@ -193,9 +229,17 @@ impl Technique {
             Technique::HiddenQuad => "hidden quad",
             Technique::UniqueRectangle => "unique rectangle",
             Technique::BugPlusOne => "bug+1",
+            Technique::AlignedPairExclusion => "aligned pair exclusion",
+            Technique::BidirectionalXCycle => "bidirectional x-cycle",
+            Technique::BidirectionalYCycle => "bidirectional y-cycle",
             Technique::ForcingXChain => "forcing x-chain",
+            Technique::BidirectionalCycle => "bidirectional cycle",
             Technique::ForcingChain => "forcing chain",
+            Technique::NishioForcingChain => "nishio forcing chain",
+            Technique::CellForcingChain => "cell forcing chains",
+            Technique::RegionForcingChain => "region forcing chains",
             Technique::DynamicForcingChain => "dynamic forcing chain",
+            Technique::DynamicForcingChainPlus => "dynamic forcing chain (+)",
         }
     }
 }

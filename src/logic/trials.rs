@@ -249,7 +249,7 @@ pub(super) fn rate_by_chain(step: &mut LogicStep, technique: Technique) {
 /// Tenths added for a chain of `moves` forced moves: one more each time the
 /// length passes 4, 6, 8, 12, 16, 24, 32, 48, ... (each step half again or a
 /// third again the last), the shape of Sudoku Explainer's length modifier.
-fn length_modifier(moves: usize) -> f64 {
+pub(super) fn length_modifier(moves: usize) -> f64 {
     let mut tenths = 0.0;
     let mut limit = 4usize;
     let mut grow_by_half = true;

@@ -1,0 +1,243 @@
+//! Sudoku Explainer's first chaining rung, forcing chains and cycles: from each
+//! candidate, what follows from taking it as true (or as false) along the links
+//! of the grid as it stands. Static: nothing a chain deduces changes the links
+//! it may use. A weak link (one true makes the other false) joins two places of
+//! a digit that share a house, or two digits of a cell; a strong one (one false
+//! makes the other true) a digit's only two places in a house (an X-link) or a
+//! cell's only two digits (a Y-link).
+//!
+//! Two results, rated as SE rates them:
+//! - a bidirectional cycle: the chain from a true candidate comes back to it,
+//!   so the loop holds both ways round and, either way, every other candidate
+//!   of a digit seen by a true end of the loop one way and by one the other way
+//!   goes (X-cycle: one digit, house links; Y-cycle: bivalue cells; 6.5, or
+//!   7.0 with both kinds of link);
+//! - a forcing chain: a candidate's assumption forces its own opposite (true
+//!   makes it false: it goes; false makes it true: it is placed); 6.6 with
+//!   X-links only, 7.0 with both.
+//!
+//! The length modifier counts the chain's distinct candidates and states, as
+//! SE counts them. Of all it finds, the rung gives the lowest rating, the
+//! shorter chain of two equal ones. Written over `Marks` houses, so it holds
+//! for every shape and under a variant's houses.
+
+use super::marks::{Marks, members as bits};
+use super::net::{Kinds, Net, ROOT, pattern};
+use super::step::{Candidate, LogicStep, Technique};
+
+/// The easiest bidirectional cycle or forcing chain on `pencil`, if any; asks
+/// `stop` before each candidate and gives up when it says so.
+pub(super) fn easiest<P: Marks>(pencil: &P, stop: &dyn Fn() -> bool) -> Option<LogicStep> {
+    let mut net = Net::new(pencil);
+    let passes = [
+        Kinds { x: true, y: false },
+        Kinds { x: false, y: true },
+        Kinds { x: true, y: true },
+    ];
+    let mut best: Option<(LogicStep, usize)> = None;
+    for kinds in passes {
+        // Every step with both kinds rates 7.0 or more.
+        if kinds.x && kinds.y && best.as_ref().is_some_and(|(step, _)| step.rating <= 7.0) {
+            break;
+        }
+        net.kinds = kinds;
+        for candidate in net.sources() {
+            if stop() {
+                return None;
+            }
+            for found in net.from(candidate) {
+                let better = best.as_ref().is_none_or(|(step, length)| {
+                    (found.0.rating, found.1) < (step.rating, *length)
+                });
+                if better {
+                    best = Some(found);
+                }
+            }
+        }
+    }
+    best.map(|(step, _)| step)
+}
+
+impl<P: Marks> Net<'_, P> {
+    /// The candidates a chain of this pass may start from: every candidate of
+    /// a cell with two or more (Y-cycles only from bivalue cells).
+    fn sources(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for cell in 0..self.pencil.shape().cells() {
+            let digits = self.pencil.candidates(cell);
+            let count = digits.count_ones();
+            if count < 2 || (!self.kinds.x && count != 2) {
+                continue;
+            }
+            out.extend(bits(digits).map(|bit| (cell * self.n + bit) as u32));
+        }
+        out
+    }
+
+    /// The steps found from `candidate` in this pass, each with its length.
+    fn from(&mut self, candidate: u32) -> Vec<(LogicStep, usize)> {
+        let mut found = Vec::new();
+        for end in self.cycles(candidate) {
+            found.extend(self.cycle_step(end));
+        }
+        if self.kinds.x {
+            for start_on in [true, false] {
+                if let Some(end) = self.forcing(candidate, start_on) {
+                    found.push(self.forcing_step(end));
+                }
+            }
+        }
+        found
+    }
+
+    /// True when the chain to node `at` passes through `candidate` false.
+    fn passes_off(&self, mut at: u32, candidate: u32) -> bool {
+        while at != ROOT {
+            let node = self.nodes[at as usize];
+            if !node.on && node.candidate == candidate {
+                return true;
+            }
+            at = node.parent;
+        }
+        false
+    }
+
+    /// The loops back to `source` true, breadth first: the nodes that close
+    /// them (each a true `source` whose parents run round the loop). A
+    /// candidate's false state may be reached again by another way round (a
+    /// loop needs the way that does not pass through it), its true state once.
+    fn cycles(&mut self, source: u32) -> Vec<u32> {
+        self.reset();
+        let mut ends = Vec::new();
+        let root = self.push(source, true, ROOT);
+        self.reached_on[source as usize] = root;
+        let mut on_queue = vec![root];
+        let mut off_queue = Vec::new();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut length = 0;
+        while !on_queue.is_empty() || !off_queue.is_empty() {
+            length += 2;
+            for at in on_queue.drain(..) {
+                self.weak(self.nodes[at as usize].candidate, &mut scratch);
+                for &next in &scratch {
+                    if !self.passes_off(at, next) {
+                        let node = self.push(next, false, at);
+                        self.reached_off[next as usize] = node;
+                        off_queue.push(node);
+                    }
+                }
+            }
+            for at in off_queue.drain(..) {
+                self.strong(self.nodes[at as usize].candidate, &mut scratch);
+                for &next in &scratch {
+                    if length >= 4 && next == source {
+                        ends.push(self.push(next, true, at));
+                    }
+                    if self.reached_on[next as usize] == ROOT {
+                        let node = self.push(next, true, at);
+                        self.reached_on[next as usize] = node;
+                        on_queue.push(node);
+                    }
+                }
+            }
+        }
+        self.scratch = scratch;
+        ends
+    }
+
+    /// The shortest chain from `source` assumed true (`start_on`) or false
+    /// to its opposite: the node that ends it.
+    fn forcing(&mut self, source: u32, start_on: bool) -> Option<u32> {
+        self.reset();
+        let root = self.push(source, start_on, ROOT);
+        let mut queue = std::collections::VecDeque::from([root]);
+        self.mark(root);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        while let Some(at) = queue.pop_front() {
+            let node = self.nodes[at as usize];
+            if node.on {
+                self.weak(node.candidate, &mut scratch);
+            } else {
+                self.strong(node.candidate, &mut scratch);
+            }
+            for &next in &scratch {
+                let on = !node.on;
+                if next == source && on != start_on {
+                    self.scratch = scratch;
+                    return Some(self.push(next, on, at));
+                }
+                let seen = if on {
+                    &self.reached_on
+                } else {
+                    &self.reached_off
+                };
+                if seen[next as usize] == ROOT {
+                    let child = self.push(next, on, at);
+                    self.mark(child);
+                    queue.push_back(child);
+                }
+            }
+        }
+        self.scratch = scratch;
+        None
+    }
+
+    /// The step of the loop closed at node `end`, when it removes anything.
+    fn cycle_step(&self, end: u32) -> Option<(LogicStep, usize)> {
+        let chain = self.chain(end);
+        let cells: Vec<usize> = chain.iter().map(|&n| self.candidate(n).0).collect();
+        let mut seen = [Vec::new(), Vec::new()];
+        for &node in &chain[1..] {
+            let (cell, digit) = self.candidate(node);
+            for &peer in self.pencil.peers_of(cell) {
+                let peer = usize::from(peer);
+                if !cells.contains(&peer) && self.pencil.candidates(peer) & (1 << (digit - 1)) != 0
+                {
+                    seen[usize::from(node.on)].push((peer, digit));
+                }
+            }
+        }
+        let mut eliminations: Vec<Candidate> = seen[1]
+            .iter()
+            .filter(|c| seen[0].contains(c))
+            .copied()
+            .collect();
+        eliminations.sort_unstable();
+        eliminations.dedup();
+        if eliminations.is_empty() {
+            return None;
+        }
+        let technique = match (self.kinds.x, self.kinds.y) {
+            (true, false) => Technique::BidirectionalXCycle,
+            (false, true) => Technique::BidirectionalYCycle,
+            _ => Technique::BidirectionalCycle,
+        };
+        let (links, length) = self.links(&chain);
+        let mut step = LogicStep::eliminating(technique, pattern(&links), eliminations);
+        step.links = links;
+        Some(self.rated(step, length))
+    }
+
+    /// The step of the forcing chain ending at node `end`: its start removed
+    /// (true made it false) or placed (false made it true).
+    fn forcing_step(&self, end: u32) -> (LogicStep, usize) {
+        let chain = self.chain(end);
+        let technique = if self.kinds.y {
+            Technique::ForcingChain
+        } else {
+            Technique::ForcingXChain
+        };
+        let target = self.candidate(chain[0]);
+        let (links, length) = self.links(&chain);
+        let mut step = if chain[0].on {
+            LogicStep::eliminating(technique, pattern(&links), vec![target])
+        } else {
+            LogicStep {
+                pattern: pattern(&links),
+                ..LogicStep::placing(technique, target)
+            }
+        };
+        step.links = links;
+        self.rated(step, length)
+    }
+}

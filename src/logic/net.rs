@@ -1,0 +1,202 @@
+//! The implications a chain follows on a pencil-mark grid of any shape, as
+//! Sudoku Explainer's chaining builds them: a candidate's true and false
+//! states as nodes, each reached from the node that forced it. A weak link
+//! (one true makes the other false) joins two places of a digit that share a
+//! house, or two digits of a cell; a strong one (one false makes the other
+//! true) a digit's only two places in a house (an X-link) or a cell's only two
+//! digits (a Y-link). The links are the grid's as it stands (static). The
+//! rungs that walk them: `cycles` (cycles and forcing chains) and `multiple`
+//! (cell and region forcing chains).
+
+use super::marks::{Marks, members as bits};
+use super::step::{Candidate, Link, LogicStep};
+use super::trials::length_modifier;
+
+/// No parent: the assumption a chain starts from.
+pub(super) const ROOT: u32 = u32::MAX;
+
+/// One state of a candidate a chain reached, and the node it came from.
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    pub(super) candidate: u32,
+    pub(super) on: bool,
+    pub(super) parent: u32,
+}
+
+/// Which strong links a chain may use (weak links between places of a digit
+/// are always open; between a cell's digits only with Y-links).
+#[derive(Clone, Copy, PartialEq)]
+pub(super) struct Kinds {
+    pub(super) x: bool,
+    pub(super) y: bool,
+}
+
+/// The implications of one pass (one set of link kinds) on a grid.
+pub(super) struct Net<'a, P> {
+    pub(super) pencil: &'a P,
+    pub(super) n: usize,
+    pub(super) kinds: Kinds,
+    pub(super) nodes: Vec<Node>,
+    /// The first node of each candidate's true state (`ROOT`: none yet).
+    pub(super) reached_on: Vec<u32>,
+    /// The first node of each candidate's false state.
+    pub(super) reached_off: Vec<u32>,
+    pub(super) scratch: Vec<u32>,
+}
+
+impl<'a, P: Marks> Net<'a, P> {
+    pub(super) fn new(pencil: &'a P) -> Self {
+        let n = pencil.size();
+        let count = pencil.shape().cells() * n;
+        Net {
+            pencil,
+            n,
+            kinds: Kinds { x: true, y: true },
+            nodes: Vec::new(),
+            reached_on: vec![ROOT; count],
+            reached_off: vec![ROOT; count],
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The candidates a true `candidate` makes false: its digit's other places
+    /// in its houses, and with Y-links its cell's other digits.
+    pub(super) fn weak(&self, candidate: u32, out: &mut Vec<u32>) {
+        out.clear();
+        let (cell, bit) = self.split(candidate);
+        if self.kinds.y {
+            let others = self.pencil.candidates(cell) & !(1 << bit);
+            out.extend(bits(others).map(|other| (cell * self.n + other) as u32));
+        }
+        for &unit in self.pencil.houses_of(cell) {
+            let unit = usize::from(unit);
+            let house = self.pencil.house(unit);
+            for at in bits(self.pencil.places(unit, bit as u8 + 1)) {
+                let other = (usize::from(house[at]) * self.n + bit) as u32;
+                if other != candidate && !out.contains(&other) {
+                    out.push(other);
+                }
+            }
+        }
+    }
+
+    /// The candidates a false `candidate` makes true: its cell's other digit
+    /// when it has two (Y-links), its digit's other place in a house where it
+    /// has two (X-links).
+    pub(super) fn strong(&self, candidate: u32, out: &mut Vec<u32>) {
+        out.clear();
+        let (cell, bit) = self.split(candidate);
+        let digits = self.pencil.candidates(cell);
+        if self.kinds.y && digits.count_ones() == 2 {
+            let other = (digits & !(1 << bit)).trailing_zeros() as usize;
+            out.push((cell * self.n + other) as u32);
+        }
+        if !self.kinds.x {
+            return;
+        }
+        for &unit in self.pencil.houses_of(cell) {
+            let unit = usize::from(unit);
+            let places = self.pencil.places(unit, bit as u8 + 1);
+            if places.count_ones() != 2 {
+                continue;
+            }
+            let house = self.pencil.house(unit);
+            for at in bits(places) {
+                let other = (usize::from(house[at]) * self.n + bit) as u32;
+                if other != candidate && !out.contains(&other) {
+                    out.push(other);
+                }
+            }
+        }
+    }
+
+    pub(super) fn split(&self, candidate: u32) -> (usize, usize) {
+        let candidate = candidate as usize;
+        (candidate / self.n, candidate % self.n)
+    }
+
+    /// Forgets the last search's nodes.
+    pub(super) fn reset(&mut self) {
+        for node in self.nodes.drain(..) {
+            let slot = node.candidate as usize;
+            self.reached_on[slot] = ROOT;
+            self.reached_off[slot] = ROOT;
+        }
+    }
+
+    pub(super) fn push(&mut self, candidate: u32, on: bool, parent: u32) -> u32 {
+        self.nodes.push(Node {
+            candidate,
+            on,
+            parent,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
+    pub(super) fn mark(&mut self, at: u32) {
+        let node = self.nodes[at as usize];
+        let slot = node.candidate as usize;
+        if node.on {
+            self.reached_on[slot] = at;
+        } else {
+            self.reached_off[slot] = at;
+        }
+    }
+
+    /// The nodes from the chain's start to node `at`, in order.
+    pub(super) fn chain(&self, at: u32) -> Vec<Node> {
+        chain(&self.nodes, at)
+    }
+
+    pub(super) fn candidate(&self, node: Node) -> Candidate {
+        let (cell, bit) = self.split(node.candidate);
+        (cell, bit as u8 + 1)
+    }
+
+    /// The links of a chain, and its length: its distinct states.
+    pub(super) fn links(&self, chain: &[Node]) -> (Vec<Link>, usize) {
+        let links = chain
+            .windows(2)
+            .map(|pair| Link {
+                start: self.candidate(pair[0]),
+                end: self.candidate(pair[1]),
+                strong: pair[1].on,
+            })
+            .collect();
+        let mut states: Vec<(u32, bool)> = chain.iter().map(|n| (n.candidate, n.on)).collect();
+        states.sort_unstable();
+        states.dedup();
+        (links, states.len())
+    }
+
+    pub(super) fn rated(&self, step: LogicStep, length: usize) -> (LogicStep, usize) {
+        let tenths = length_modifier(length.saturating_sub(2));
+        let rating = (step.technique.rating() * 10.0 + tenths).round() / 10.0;
+        (LogicStep { rating, ..step }, length)
+    }
+}
+
+/// The candidates a chain's links pass through, each once, in order.
+/// The nodes of `nodes` from a chain's start to node `at`, in order.
+pub(super) fn chain(nodes: &[Node], mut at: u32) -> Vec<Node> {
+    let mut out = Vec::new();
+    while at != ROOT {
+        let node = nodes[at as usize];
+        out.push(node);
+        at = node.parent;
+    }
+    out.reverse();
+    out
+}
+
+pub(super) fn pattern(links: &[Link]) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    for link in links {
+        for candidate in [link.start, link.end] {
+            if !out.contains(&candidate) {
+                out.push(candidate);
+            }
+        }
+    }
+    out
+}
