@@ -189,7 +189,7 @@ impl Generator {
     ) -> Result<Option<(Generated, Rating)>, Stopped> {
         let generated = self.next_with(symmetry, minimal);
         let mut stopped = false;
-        let explanation = crate::logic::explain_while(&generated.puzzle, || {
+        let explanation = crate::logic::explain_while(&generated.puzzle, range.high, || {
             stopped = !go_on();
             !stopped
         });

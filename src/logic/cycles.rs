@@ -90,16 +90,16 @@ impl<P: Marks> Net<'_, P> {
         found
     }
 
-    /// True when the chain to node `at` passes through `candidate` false.
-    fn passes_off(&self, mut at: u32, candidate: u32) -> bool {
+    /// The candidates the chain to node `at` passes through false, into `out`.
+    fn passed_off(&self, mut at: u32, out: &mut Vec<u32>) {
+        out.clear();
         while at != ROOT {
             let node = self.nodes[at as usize];
-            if !node.on && node.candidate == candidate {
-                return true;
+            if !node.on {
+                out.push(node.candidate);
             }
             at = node.parent;
         }
-        false
     }
 
     /// The loops back to `source` true, breadth first: the nodes that close
@@ -113,14 +113,16 @@ impl<P: Marks> Net<'_, P> {
         self.reached_on[source as usize] = root;
         let mut on_queue = vec![root];
         let mut off_queue = Vec::new();
+        let mut passed = Vec::new();
         let mut scratch = std::mem::take(&mut self.scratch);
         let mut length = 0;
         while !on_queue.is_empty() || !off_queue.is_empty() {
             length += 2;
             for at in on_queue.drain(..) {
                 self.weak(self.nodes[at as usize].candidate, &mut scratch);
+                self.passed_off(at, &mut passed);
                 for &next in &scratch {
-                    if !self.passes_off(at, next) {
+                    if !passed.contains(&next) {
                         let node = self.push(next, false, at);
                         self.reached_off[next as usize] = node;
                         off_queue.push(node);

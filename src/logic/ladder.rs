@@ -29,9 +29,19 @@ pub fn find(pencil: &Pencil, technique: Technique) -> Option<LogicStep> {
 /// longest rungs (the contradictions) ask `stop` as they go and give up
 /// when it says so.
 pub(super) fn next_step_until<P: Trials>(pencil: &P, stop: &dyn Fn() -> bool) -> Option<LogicStep> {
+    next_step_below(pencil, f64::INFINITY, stop)
+}
+
+/// [`next_step_until`], trying no technique rated above `ceiling`.
+fn next_step_below<P: Trials>(
+    pencil: &P,
+    ceiling: f64,
+    stop: &dyn Fn() -> bool,
+) -> Option<LogicStep> {
     let mut found = Found::default();
     Technique::LADDER
         .into_iter()
+        .filter(|technique| technique.rating() <= ceiling + 1e-9)
         .find_map(|technique| find_with(pencil, technique, &mut found, stop))
 }
 
@@ -192,13 +202,17 @@ impl Explanation {
 
 /// Solves `board` with the ladder until it is solved or no technique applies.
 pub fn explain(board: &Board) -> Explanation {
-    explain_while(board, || true)
+    explain_while(board, f64::INFINITY, || true)
 }
 
 /// [`explain`], asking `go_on` before each step (a caller's stop signal or
 /// deadline); a solve it stops ends where it was, neither solved nor stuck.
-pub fn explain_while(board: &Board, go_on: impl FnMut() -> bool) -> Explanation {
-    solve(Pencil::new(board), go_on, &|| false)
+/// No technique rated above `ceiling` is tried: a puzzle that needs one ends
+/// stuck, rated beyond the ladder (what a generator wants of a puzzle it
+/// would turn down anyway, rated above its range: the chains are the slowest
+/// rungs).
+pub fn explain_while(board: &Board, ceiling: f64, go_on: impl FnMut() -> bool) -> Explanation {
+    solve(Pencil::new(board), ceiling, go_on, &|| false)
 }
 
 /// The logical solve of a grid of any shape, under a variant's `rules` when
@@ -212,23 +226,29 @@ pub fn explain_grid(
     stop: &dyn Fn() -> bool,
 ) -> Explanation {
     if let Some(layout) = rules {
-        return solve(WidePencil::with_rules(grid, layout), go_on, stop);
+        return solve(
+            WidePencil::with_rules(grid, layout),
+            f64::INFINITY,
+            go_on,
+            stop,
+        );
     }
     match grid.to_board() {
-        Some(board) => solve(Pencil::new(&board), go_on, stop),
-        None => solve(WidePencil::new(grid), go_on, stop),
+        Some(board) => solve(Pencil::new(&board), f64::INFINITY, go_on, stop),
+        None => solve(WidePencil::new(grid), f64::INFINITY, go_on, stop),
     }
 }
 
 /// The ladder's steps from `pencil` until it is solved, stuck or stopped.
 fn solve<P: Trials>(
     mut pencil: P,
+    ceiling: f64,
     mut go_on: impl FnMut() -> bool,
     stop: &dyn Fn() -> bool,
 ) -> Explanation {
     let mut steps = Vec::new();
     while !pencil.is_solved() && go_on() {
-        let Some(step) = next_step_until(&pencil, stop) else {
+        let Some(step) = next_step_below(&pencil, ceiling, stop) else {
             break;
         };
         apply(&mut pencil, &step);

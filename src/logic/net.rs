@@ -42,6 +42,57 @@ pub(super) struct Net<'a, P> {
     /// The first node of each candidate's false state.
     pub(super) reached_off: Vec<u32>,
     pub(super) scratch: Vec<u32>,
+    /// Each candidate's digit's other places in its houses (the grid is
+    /// static: read once).
+    seen: Lists,
+    /// Each candidate's digit's other place in each house where it has two.
+    conjugates: Lists,
+}
+
+/// A list of candidates for each candidate, kept in one array.
+struct Lists {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Lists {
+    fn of(&self, candidate: u32) -> &[u32] {
+        let at = candidate as usize;
+        &self.items[self.start[at] as usize..self.start[at + 1] as usize]
+    }
+}
+
+/// The other places of each candidate's digit in its houses: all of them, or
+/// (`pairs`) only where the house has two.
+fn places_seen<P: Marks>(pencil: &P, pairs: bool) -> Lists {
+    let n = pencil.size();
+    let mut lists = Lists {
+        start: vec![0],
+        items: Vec::new(),
+    };
+    for cell in 0..pencil.shape().cells() {
+        for bit in 0..n {
+            let from = lists.items.len();
+            if pencil.candidates(cell) & (1 << bit) != 0 {
+                for &unit in pencil.houses_of(cell) {
+                    let unit = usize::from(unit);
+                    let places = pencil.places(unit, bit as u8 + 1);
+                    if pairs && places.count_ones() != 2 {
+                        continue;
+                    }
+                    let house = pencil.house(unit);
+                    for at in bits(places) {
+                        let other = (usize::from(house[at]) * n + bit) as u32;
+                        if usize::from(house[at]) != cell && !lists.items[from..].contains(&other) {
+                            lists.items.push(other);
+                        }
+                    }
+                }
+            }
+            lists.start.push(lists.items.len() as u32);
+        }
+    }
+    lists
 }
 
 impl<'a, P: Marks> Net<'a, P> {
@@ -56,6 +107,8 @@ impl<'a, P: Marks> Net<'a, P> {
             reached_on: vec![ROOT; count],
             reached_off: vec![ROOT; count],
             scratch: Vec::new(),
+            seen: places_seen(pencil, false),
+            conjugates: places_seen(pencil, true),
         }
     }
 
@@ -68,16 +121,7 @@ impl<'a, P: Marks> Net<'a, P> {
             let others = self.pencil.candidates(cell) & !(1 << bit);
             out.extend(bits(others).map(|other| (cell * self.n + other) as u32));
         }
-        for &unit in self.pencil.houses_of(cell) {
-            let unit = usize::from(unit);
-            let house = self.pencil.house(unit);
-            for at in bits(self.pencil.places(unit, bit as u8 + 1)) {
-                let other = (usize::from(house[at]) * self.n + bit) as u32;
-                if other != candidate && !out.contains(&other) {
-                    out.push(other);
-                }
-            }
-        }
+        out.extend_from_slice(self.seen.of(candidate));
     }
 
     /// The candidates a false `candidate` makes true: its cell's other digit
@@ -91,22 +135,8 @@ impl<'a, P: Marks> Net<'a, P> {
             let other = (digits & !(1 << bit)).trailing_zeros() as usize;
             out.push((cell * self.n + other) as u32);
         }
-        if !self.kinds.x {
-            return;
-        }
-        for &unit in self.pencil.houses_of(cell) {
-            let unit = usize::from(unit);
-            let places = self.pencil.places(unit, bit as u8 + 1);
-            if places.count_ones() != 2 {
-                continue;
-            }
-            let house = self.pencil.house(unit);
-            for at in bits(places) {
-                let other = (usize::from(house[at]) * self.n + bit) as u32;
-                if other != candidate && !out.contains(&other) {
-                    out.push(other);
-                }
-            }
+        if self.kinds.x {
+            out.extend_from_slice(self.conjugates.of(candidate));
         }
     }
 
