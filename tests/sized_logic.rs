@@ -104,7 +104,7 @@ fn a_hint_at_sixteen_marks_wrong_digits_and_gives_a_sound_step() {
     position[empty[0]] = solution.get(empty[0]);
     let wrong_cell = empty[1];
     position[wrong_cell] = solution.get(wrong_cell) % 16 + 1;
-    let hint = logic::hint(&position, &solution, None);
+    let hint = logic::hint(&position, &solution, None, &|| false);
     assert_eq!(hint.wrong, [(wrong_cell, position[wrong_cell])]);
     match hint.next {
         Some(Next::Logic(step)) => {
@@ -117,7 +117,10 @@ fn a_hint_at_sixteen_marks_wrong_digits_and_gives_a_sound_step() {
         }
         other => panic!("expected a logical step, got {other:?}"),
     }
-    assert_eq!(logic::hint(solution.cells(), &solution, None).next, None);
+    assert_eq!(
+        logic::hint(solution.cells(), &solution, None, &|| false).next,
+        None
+    );
 }
 
 fn rules(box_rows: u32, box_cols: u32, symbols: &str) -> Option<Rules> {
@@ -326,7 +329,9 @@ async fn rate_explain_and_hint_commands_take_box_and_symbols() {
     assert!(hint.status.success(), "{}", stderr(&hint));
     let out = stdout(&hint);
     // The step places or removes candidates that agree with the solution.
-    let step = logic::hint(puzzle.cells(), solution, None).next.unwrap();
+    let step = logic::hint(puzzle.cells(), solution, None, &|| false)
+        .next
+        .unwrap();
     let Next::Logic(step) = step else {
         panic!("expected a logical step")
     };

@@ -105,7 +105,7 @@ pub(super) fn hint(args: HintArgs) -> CliResult {
     }
     let side = givens.shape().size();
     let name = |cell: usize| CellAt { cell, side };
-    let hint = logic::hint(&position, &solution, layout.as_ref());
+    let hint = logic::hint(&position, &solution, layout.as_ref(), &|| false);
     if !hint.wrong.is_empty() {
         let wrong: Vec<String> = hint
             .wrong

@@ -28,6 +28,17 @@ use super::step::{Candidate, LogicStep, Technique};
 /// The easiest bidirectional cycle or forcing chain on `pencil`, if any; asks
 /// `stop` before each candidate and gives up when it says so.
 pub(super) fn easiest<P: Marks>(pencil: &P, stop: &dyn Fn() -> bool) -> Option<LogicStep> {
+    search(pencil, false, stop)
+}
+
+/// The first bidirectional cycle or forcing chain found on `pencil` (X-links
+/// first, then Y, then both), not the easiest: what a chain nested in a
+/// dynamic one moves by.
+pub(super) fn first<P: Marks>(pencil: &P) -> Option<LogicStep> {
+    search(pencil, true, &|| false)
+}
+
+fn search<P: Marks>(pencil: &P, first: bool, stop: &dyn Fn() -> bool) -> Option<LogicStep> {
     let mut net = Net::new(pencil);
     let passes = [
         Kinds { x: true, y: false },
@@ -51,6 +62,9 @@ pub(super) fn easiest<P: Marks>(pencil: &P, stop: &dyn Fn() -> bool) -> Option<L
                 });
                 if better {
                     best = Some(found);
+                }
+                if first {
+                    return best.map(|(step, _)| step);
                 }
             }
         }

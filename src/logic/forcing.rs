@@ -17,21 +17,26 @@ use super::trials::{
 use crate::board::{CELLS, Cell};
 
 impl Trials for Pencil {
-    /// The 9x9 trials are a few hundred short ones: `stop` is not asked.
+    /// `stop` is asked before each trial (a nested one may take a while).
     fn contradiction(
         &self,
         depth: Depth,
         technique: Technique,
-        _stop: &dyn Fn() -> bool,
+        stop: &dyn Fn() -> bool,
     ) -> Option<LogicStep> {
-        contradiction(self, depth, technique)
+        contradiction(self, depth, technique, stop)
     }
 }
 
 /// The candidate whose assumption leads to a contradiction at `depth` in the
 /// fewest forced moves, eliminated; its rating is the technique's plus the
-/// length modifier of those moves.
-fn contradiction(pencil: &Pencil, depth: Depth, technique: Technique) -> Option<LogicStep> {
+/// length modifier of those moves; `None` too when `stop` says to stop.
+fn contradiction(
+    pencil: &Pencil,
+    depth: Depth,
+    technique: Technique,
+    stop: &dyn Fn() -> bool,
+) -> Option<LogicStep> {
     let start = Forced::new(pencil);
     let mut assumptions = (0..CELLS)
         .filter(|&cell| pencil.candidates(cell).count_ones() >= 2)
@@ -44,17 +49,20 @@ fn contradiction(pencil: &Pencil, depth: Depth, technique: Technique) -> Option<
     if depth == Depth::OneDigit {
         let lines = OneDigit::new(&start);
         let trials = assumptions.map(|(cell, digit)| (cell, digit, lines.assume(cell, digit)));
-        let (moves, cell, digit) = shortest(trials)?;
+        let (moves, cell, digit) = shortest(trials, stop)?;
         let mut step = broken_by(moves, (cell, digit), technique);
         step.links = contradiction_links(pencil, &lines.assume(cell, digit).moves());
         rate_by_chain(&mut step, technique);
         return Some(step);
     }
-    let (moves, cell, digit) = shortest(assumptions.map(|(cell, digit)| {
-        let mut trial = start.clone();
-        trial.assume(cell, digit, depth);
-        (cell, digit, trial)
-    }))?;
+    let (moves, cell, digit) = shortest(
+        assumptions.map(|(cell, digit)| {
+            let mut trial = start.clone();
+            trial.assume(cell, digit, depth);
+            (cell, digit, trial)
+        }),
+        stop,
+    )?;
     let mut step = broken_by(moves, (cell, digit), technique);
     let mut trial = start.clone();
     trial.assume(cell, digit, depth);
@@ -68,7 +76,10 @@ fn contradiction(pencil: &Pencil, depth: Depth, technique: Technique) -> Option<
 /// are run in rounds of rising limits (4, 8, 16, ...), each round taking up
 /// the trials the last one capped where they stopped, so once a short
 /// contradiction is known no trial runs past it.
-fn shortest<T: Attempt>(trials: impl Iterator<Item = (Cell, u8, T)>) -> Option<(usize, Cell, u8)> {
+fn shortest<T: Attempt>(
+    trials: impl Iterator<Item = (Cell, u8, T)>,
+    stop: &dyn Fn() -> bool,
+) -> Option<(usize, Cell, u8)> {
     let mut best: Option<(usize, Cell, u8)> = None;
     let mut capped = Vec::new();
     let mut run = |round: usize, (cell, digit, mut trial): (Cell, u8, T), capped: &mut Vec<_>| {
@@ -84,11 +95,17 @@ fn shortest<T: Attempt>(trials: impl Iterator<Item = (Cell, u8, T)>) -> Option<(
     // those it capped.
     let mut round = 4usize;
     for trial in trials {
+        if stop() {
+            return None;
+        }
         run(round, trial, &mut capped);
     }
     while !capped.is_empty() {
         round = round.saturating_mul(2);
         for trial in std::mem::take(&mut capped) {
+            if stop() {
+                return None;
+            }
             run(round, trial, &mut capped);
         }
     }

@@ -80,7 +80,12 @@ pub struct Hint {
 /// The hint for `position` (the givens and the player's digits, N x N cells)
 /// of the puzzle whose solution is `solution`, of any shape, under a
 /// variant's `rules` when given.
-pub fn hint(position: &[u8], solution: &Grid, rules: Option<&Arc<Layout>>) -> Hint {
+pub fn hint(
+    position: &[u8],
+    solution: &Grid,
+    rules: Option<&Arc<Layout>>,
+    stop: &dyn Fn() -> bool,
+) -> Hint {
     let mut right = position.to_vec();
     let mut wrong = Vec::new();
     for (cell, value) in right.iter_mut().enumerate() {
@@ -91,19 +96,20 @@ pub fn hint(position: &[u8], solution: &Grid, rules: Option<&Arc<Layout>>) -> Hi
     }
     let right = Grid::with_cells(solution.shape(), right);
     let next = match (rules, right.to_board()) {
-        (Some(layout), _) => next_from(&WidePencil::with_rules(&right, layout), solution),
-        (None, Some(board)) => next_from(&Pencil::new(&board), solution),
-        (None, None) => next_from(&WidePencil::new(&right), solution),
+        (Some(layout), _) => next_from(&WidePencil::with_rules(&right, layout), solution, stop),
+        (None, Some(board)) => next_from(&Pencil::new(&board), solution, stop),
+        (None, None) => next_from(&WidePencil::new(&right), solution, stop),
     };
     Hint { wrong, next }
 }
 
-/// What comes next from `pencil`: `None` when it is solved.
-fn next_from<P: Trials>(pencil: &P, solution: &Grid) -> Option<Next> {
+/// What comes next from `pencil`: `None` when it is solved. The longest
+/// rungs ask `stop` and give up when it says so (the search step then).
+fn next_from<P: Trials>(pencil: &P, solution: &Grid, stop: &dyn Fn() -> bool) -> Option<Next> {
     if pencil.is_solved() {
         return None;
     }
-    if let Some(step) = next_step_until(pencil, &|| false) {
+    if let Some(step) = next_step_until(pencil, stop) {
         return Some(Next::Logic(step));
     }
     let cell = (0..pencil.shape().cells())

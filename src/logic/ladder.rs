@@ -148,6 +148,7 @@ fn find_with<P: Trials>(
             .cloned(),
         DynamicForcingChain => pencil.contradiction(Depth::Singles, technique, stop),
         DynamicForcingChainPlus => pencil.contradiction(Depth::Locked, technique, stop),
+        NestedForcingChain => pencil.contradiction(Depth::Nested, technique, stop),
     }
 }
 

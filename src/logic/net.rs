@@ -10,7 +10,6 @@
 
 use super::marks::{Marks, members as bits};
 use super::step::{Candidate, Link, LogicStep};
-use super::trials::length_modifier;
 
 /// No parent: the assumption a chain starts from.
 pub(super) const ROOT: u32 = u32::MAX;
@@ -229,4 +228,23 @@ pub(super) fn pattern(links: &[Link]) -> Vec<Candidate> {
         }
     }
     out
+}
+
+/// Tenths added for a chain of `moves` forced moves: one more each time the
+/// length passes 4, 6, 8, 12, 16, 24, 32, 48, ... (each step half again or a
+/// third again the last), the shape of Sudoku Explainer's length modifier.
+pub(super) fn length_modifier(moves: usize) -> f64 {
+    let mut tenths = 0.0;
+    let mut limit = 4usize;
+    let mut grow_by_half = true;
+    while moves > limit {
+        tenths += 1.0;
+        limit = if grow_by_half {
+            limit + limit / 2
+        } else {
+            limit * 4 / 3
+        };
+        grow_by_half = !grow_by_half;
+    }
+    tenths
 }

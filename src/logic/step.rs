@@ -106,11 +106,14 @@ pub enum Technique {
     /// A candidate whose assumption, by singles and locked candidates as they
     /// arise, breaks the grid.
     DynamicForcingChainPlus,
+    /// A candidate whose assumption, by singles, locked candidates and the
+    /// static chains of the grid as it changes, breaks the grid.
+    NestedForcingChain,
 }
 
 impl Technique {
     /// Every technique of the ladder, in the order the solver tries them.
-    pub const LADDER: [Technique; 38] = [
+    pub const LADDER: [Technique; 39] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -149,6 +152,7 @@ impl Technique {
         Technique::RegionForcingChain,
         Technique::DynamicForcingChain,
         Technique::DynamicForcingChainPlus,
+        Technique::NestedForcingChain,
     ];
 
     /// The rating of a step of this technique on the Sudoku Explainer scale.
@@ -194,6 +198,7 @@ impl Technique {
             Technique::RegionForcingChain => 8.0,
             Technique::DynamicForcingChain => 8.5,
             Technique::DynamicForcingChainPlus => 9.0,
+            Technique::NestedForcingChain => 9.5,
         }
     }
 
@@ -240,6 +245,7 @@ impl Technique {
             Technique::RegionForcingChain => "region forcing chains",
             Technique::DynamicForcingChain => "dynamic forcing chain",
             Technique::DynamicForcingChainPlus => "dynamic forcing chain (+)",
+            Technique::NestedForcingChain => "nested forcing chain",
         }
     }
 }

@@ -5,14 +5,15 @@
 
 use super::chains::{Move, contradiction_links};
 use super::marks::Marks;
+use super::net::length_modifier;
 use super::step::{Candidate, Link, LogicStep, Technique};
-use super::{cages, intersections, lines};
+use super::{cages, cycles, intersections, lines};
 use crate::board::Cell;
 
 /// What the propagation after an assumption may use. Under a variant's
 /// rules, the rules that are no house (thermometers, neighbours, cage sums,
 /// innies and outies) move too at every depth but `OneDigit`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Depth {
     /// Hidden singles of the assumed digit only.
     OneDigit,
@@ -20,6 +21,9 @@ pub(super) enum Depth {
     Singles,
     /// Singles, and pointing and claiming.
     Locked,
+    /// Singles, pointing and claiming, and the static forcing chains and
+    /// cycles of the trial's grid (a chain nested in the chain).
+    Nested,
 }
 
 /// A grid the contradiction rungs can try candidates on: each kind of grid
@@ -94,6 +98,23 @@ pub(super) trait Forcing {
     /// Notes the candidates of a group the eliminations that follow come from
     /// (a trial that keeps its moves keeps it).
     fn group(&mut self, _members: &[Candidate]) {}
+
+    /// Makes the placement or eliminations of one static forcing chain or
+    /// cycle of the grid, the first found; false when there is none.
+    fn chained(&mut self) -> bool {
+        let Some(step) = cycles::first(self.grid()) else {
+            return false;
+        };
+        // What follows comes from a nested chain, not from a group.
+        self.group(&[]);
+        for &(cell, digit) in &step.placements {
+            self.place(cell, digit);
+        }
+        for &(cell, digit) in &step.eliminations {
+            self.eliminate(cell, digit);
+        }
+        true
+    }
 
     /// Makes the eliminations of one pointing or claiming; false when there is none.
     fn locked(&mut self) -> bool {
@@ -181,7 +202,8 @@ impl<T: Forcing> Attempt for T {
             match self.next_single() {
                 Some((cell, digit)) => self.place(cell, digit),
                 None if depth != Depth::OneDigit && self.rule_move() => {}
-                None if depth == Depth::Locked && self.locked() => {}
+                None if depth >= Depth::Locked && self.locked() => {}
+                None if depth == Depth::Nested && self.chained() => {}
                 None => return Trial::Held,
             }
             self.progress().moves += 1;
@@ -244,23 +266,4 @@ pub(super) fn rate_by_chain(step: &mut LogicStep, technique: Technique) {
     nodes.sort_unstable();
     nodes.dedup();
     step.rating = (technique.rating() * 10.0 + length_modifier(nodes.len())).round() / 10.0;
-}
-
-/// Tenths added for a chain of `moves` forced moves: one more each time the
-/// length passes 4, 6, 8, 12, 16, 24, 32, 48, ... (each step half again or a
-/// third again the last), the shape of Sudoku Explainer's length modifier.
-pub(super) fn length_modifier(moves: usize) -> f64 {
-    let mut tenths = 0.0;
-    let mut limit = 4usize;
-    let mut grow_by_half = true;
-    while moves > limit {
-        tenths += 1.0;
-        limit = if grow_by_half {
-            limit + limit / 2
-        } else {
-            limit * 4 / 3
-        };
-        grow_by_half = !grow_by_half;
-    }
-    tenths
 }

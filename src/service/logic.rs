@@ -94,7 +94,11 @@ impl SudokuSolver {
         let response = self
             .compute(deadline, move |bounds| {
                 let (solution, _) = unique_solution(&givens, rules.as_ref(), bounds)?;
-                Ok(hint(&position, &solution, rules.as_ref()))
+                let stop = || bounds.interrupted().is_some();
+                let response = hint(&position, &solution, rules.as_ref(), &stop);
+                bounds
+                    .interrupted()
+                    .map_or(Ok(response), |why| Err(why.into()))
             })
             .await?;
         Ok(Response::new(response))
@@ -123,9 +127,14 @@ fn player_position(puzzle: &Puzzle, text: &str) -> Result<Vec<u8>, Status> {
 }
 
 /// The hint for `position` as the API gives it.
-fn hint(position: &[u8], solution: &Grid, rules: Option<&Arc<Layout>>) -> pb::HintResponse {
+fn hint(
+    position: &[u8],
+    solution: &Grid,
+    rules: Option<&Arc<Layout>>,
+    stop: &dyn Fn() -> bool,
+) -> pb::HintResponse {
     let side = solution.shape().size();
-    let hint = logic::hint(position, solution, rules);
+    let hint = logic::hint(position, solution, rules, stop);
     let step = hint.next.map(|next| match next {
         Next::Logic(step) => convert::logic_step_to_pb(1, &step, side),
         Next::Search(placement) => convert::search_step_to_pb(1, &[placement], side),
