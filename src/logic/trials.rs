@@ -81,10 +81,16 @@ pub(super) trait Forcing {
             .or_else(|| lines::non_consecutive(grid))
             .or_else(|| cages::cage_combination(grid))
             .or_else(|| cages::innies_outies(grid));
+        self.moved_by(step)
+    }
+
+    /// Makes the placements and eliminations of `step`, when there is one,
+    /// which comes from a rule or a nested chain, not from a group: a traced
+    /// chain stops there.
+    fn moved_by(&mut self, step: Option<LogicStep>) -> bool {
         let Some(step) = step else {
             return false;
         };
-        // What follows comes from the rule, not from a group: a chain stops there.
         self.group(&[]);
         for &(cell, digit) in &step.placements {
             self.place(cell, digit);
@@ -102,18 +108,8 @@ pub(super) trait Forcing {
     /// Makes the placement or eliminations of one static forcing chain or
     /// cycle of the grid, the first found; false when there is none.
     fn chained(&mut self) -> bool {
-        let Some(step) = cycles::first(self.grid()) else {
-            return false;
-        };
-        // What follows comes from a nested chain, not from a group.
-        self.group(&[]);
-        for &(cell, digit) in &step.placements {
-            self.place(cell, digit);
-        }
-        for &(cell, digit) in &step.eliminations {
-            self.eliminate(cell, digit);
-        }
-        true
+        let step = cycles::first(self.grid());
+        self.moved_by(step)
     }
 
     /// Makes the eliminations of one pointing or claiming; false when there is none.
