@@ -17,12 +17,17 @@ use super::wide::WidePencil;
 use crate::board::Cell;
 
 impl Trials for WidePencil {
+    /// No nested trials here yet: each nested move searches the whole grid's
+    /// static chains, seconds a step at 16x16 (the 9x9 grid has them).
     fn contradiction(
         &self,
         depth: Depth,
         technique: Technique,
         stop: &dyn Fn() -> bool,
     ) -> Option<LogicStep> {
+        if depth == Depth::Nested {
+            return None;
+        }
         let start = Forced::new(self);
         let assumptions: Vec<(Cell, u8)> = (0..self.shape().cells())
             .filter(|&cell| self.candidates(cell).count_ones() >= 2)
