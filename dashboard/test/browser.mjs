@@ -417,7 +417,7 @@ test("explain mode walks through a logical solve, and Generate fills in a new pu
 
 test("explain mode draws a chain step's links as arrows over the pencil marks", async () => {
   await page.goto(`http://${server.address}/`);
-  // A puzzle whose logical solve needs a skyscraper and a forcing chain.
+  // A puzzle whose logical solve needs a forcing x-chain and a forcing chain.
   await page.fill("#puzzle", "69.....1.........6.2....37.2...65......8...4.8....32.7.41..9......1...6...3..8..4");
   const panel = await explainNow();
   const texts = await panel.locator(".steps li").allTextContents();
