@@ -1,10 +1,6 @@
 //! Sudoku Explainer's first chaining rung, forcing chains and cycles: from each
-//! candidate, what follows from taking it as true (or as false) along the links
-//! of the grid as it stands. Static: nothing a chain deduces changes the links
-//! it may use. A weak link (one true makes the other false) joins two places of
-//! a digit that share a house, or two digits of a cell; a strong one (one false
-//! makes the other true) a digit's only two places in a house (an X-link) or a
-//! cell's only two digits (a Y-link).
+//! candidate, what follows from taking it as true (or as false) along the
+//! static links of `net.rs`.
 //!
 //! Two results, rated as SE rates them:
 //! - a bidirectional cycle: the chain from a true candidate comes back to it,
@@ -22,7 +18,7 @@
 //! for every shape and under a variant's houses.
 
 use super::marks::{Marks, members as bits};
-use super::net::{Kinds, Net, ROOT, pattern};
+use super::net::{Kinds, Net, ROOT, keep_easier, pattern};
 use super::step::{Candidate, LogicStep, Technique};
 
 /// The easiest bidirectional cycle or forcing chain on `pencil`, if any; asks
@@ -57,12 +53,7 @@ fn search<P: Marks>(pencil: &P, first: bool, stop: &dyn Fn() -> bool) -> Option<
                 return None;
             }
             for found in net.from(candidate) {
-                let better = best.as_ref().is_none_or(|(step, length)| {
-                    (found.0.rating, found.1) < (step.rating, *length)
-                });
-                if better {
-                    best = Some(found);
-                }
+                keep_easier(&mut best, found);
                 if first {
                     return best.map(|(step, _)| step);
                 }
@@ -124,7 +115,7 @@ impl<P: Marks> Net<'_, P> {
         self.reset();
         let mut ends = Vec::new();
         let root = self.push(source, true, ROOT);
-        self.reached_on[source as usize] = root;
+        self.mark(root);
         let mut on_queue = vec![root];
         let mut off_queue = Vec::new();
         let mut passed = Vec::new();
@@ -138,7 +129,7 @@ impl<P: Marks> Net<'_, P> {
                 for &next in &scratch {
                     if !passed.contains(&next) {
                         let node = self.push(next, false, at);
-                        self.reached_off[next as usize] = node;
+                        self.mark(node);
                         off_queue.push(node);
                     }
                 }
@@ -151,7 +142,7 @@ impl<P: Marks> Net<'_, P> {
                     }
                     if self.reached_on[next as usize] == ROOT {
                         let node = self.push(next, true, at);
-                        self.reached_on[next as usize] = node;
+                        self.mark(node);
                         on_queue.push(node);
                     }
                 }

@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 
 use super::marks::{Marks, members as bits};
-use super::net::{Kinds, Net, Node, ROOT, chain, pattern};
+use super::net::{Kinds, Net, Node, ROOT, chain, keep_easier, pattern};
 use super::step::{LogicStep, Technique};
 
 /// What one candidate taken as true implies: the nodes reached, and the
@@ -55,12 +55,7 @@ pub(super) fn easiest<P: Marks>(pencil: &P, stop: &dyn Fn() -> bool) -> Option<L
                 .filter_map(|&c| branches[c as usize].as_ref())
                 .collect();
             for found in net.agreed(&of, technique) {
-                if best
-                    .as_ref()
-                    .is_none_or(|(b, l)| (found.0.rating, found.1) < (b.rating, *l))
-                {
-                    best = Some(found);
-                }
+                keep_easier(&mut best, found);
             }
         }
     }

@@ -9,7 +9,7 @@
 //! (cell and region forcing chains).
 
 use super::marks::{Marks, members as bits};
-use super::step::{Candidate, Link, LogicStep};
+use super::step::{Candidate, Link, LogicStep, Technique};
 
 /// No parent: the assumption a chain starts from.
 pub(super) const ROOT: u32 = u32::MAX;
@@ -199,8 +199,7 @@ impl<'a, P: Marks> Net<'a, P> {
     }
 
     pub(super) fn rated(&self, step: LogicStep, length: usize) -> (LogicStep, usize) {
-        let tenths = length_modifier(length.saturating_sub(2));
-        let rating = (step.technique.rating() * 10.0 + tenths).round() / 10.0;
+        let rating = rating_with_length(step.technique, length.saturating_sub(2));
         (LogicStep { rating, ..step }, length)
     }
 }
@@ -247,4 +246,20 @@ pub(super) fn length_modifier(moves: usize) -> f64 {
         grow_by_half = !grow_by_half;
     }
     tenths
+}
+
+/// `technique`'s rating with the length modifier of `length`, to a tenth.
+pub(super) fn rating_with_length(technique: Technique, length: usize) -> f64 {
+    (technique.rating() * 10.0 + length_modifier(length)).round() / 10.0
+}
+
+/// Keeps `found` in `best` when it rates lower, or as low with a shorter
+/// chain: the order in which Sudoku Explainer takes its chains.
+pub(super) fn keep_easier(best: &mut Option<(LogicStep, usize)>, found: (LogicStep, usize)) {
+    let easier = best
+        .as_ref()
+        .is_none_or(|(step, length)| (found.0.rating, found.1) < (step.rating, *length));
+    if easier {
+        *best = Some(found);
+    }
 }

@@ -5,7 +5,7 @@
 
 use super::chains::{Move, contradiction_links};
 use super::marks::Marks;
-use super::net::length_modifier;
+use super::net::rating_with_length;
 use super::step::{Candidate, Link, LogicStep, Technique};
 use super::{cages, cycles, intersections, lines};
 use crate::board::Cell;
@@ -242,7 +242,7 @@ pub(super) enum Trial {
 /// in `moves` moves, rated by the technique and the length.
 pub(super) fn broken_by(moves: usize, candidate: (Cell, u8), technique: Technique) -> LogicStep {
     let mut step = LogicStep::eliminating(technique, vec![candidate], vec![candidate]);
-    step.rating = (technique.rating() * 10.0 + length_modifier(moves)).round() / 10.0;
+    step.rating = rating_with_length(technique, moves);
     step
 }
 
@@ -261,5 +261,5 @@ pub(super) fn rate_by_chain(step: &mut LogicStep, technique: Technique) {
         .collect();
     nodes.sort_unstable();
     nodes.dedup();
-    step.rating = (technique.rating() * 10.0 + length_modifier(nodes.len())).round() / 10.0;
+    step.rating = rating_with_length(technique, nodes.len());
 }
