@@ -741,3 +741,38 @@ fn aligned_pair_exclusion_rests_on_bivalue_cells_seeing_both_cells() {
     }
     assert!(met > 0, "no aligned pair exclusion met");
 }
+
+#[test]
+fn the_nested_levels_finish_puzzles_sudoku_explainer_rates_eleven_and_a_half() {
+    // The first of the hardest list that SE rates 11.5 or more: beyond the
+    // first nested level, each step checked against the solution.
+    let lines = common::puzzles("se_rated_hardest.txt");
+    let line = lines
+        .iter()
+        .find(|line| {
+            let rating = line.split('/').next().unwrap();
+            rating.parse::<f64>().unwrap() >= 11.5
+        })
+        .unwrap();
+    let puzzle = line.rsplit('|').next().unwrap();
+    let board = Board::parse(puzzle).unwrap();
+    let report =
+        solver::count_solutions(&board, Algorithm::Propagation, &Control::UNLIMITED).unwrap();
+    let solution = *report.solution.unwrap().cells();
+    let explained = logic::explain(&board);
+    assert!(explained.solved(), "{puzzle}: the ladder did not finish");
+    let mut deepest = Technique::FullHouse;
+    for step in &explained.steps {
+        for &(cell, digit) in &step.placements {
+            assert_eq!(solution[cell], digit, "{puzzle}: {step}");
+        }
+        for &(cell, digit) in &step.eliminations {
+            assert_ne!(solution[cell], digit, "{puzzle}: {step}");
+        }
+        deepest = deepest.max(step.technique);
+    }
+    assert!(
+        deepest >= Technique::NestedMultipleForcingChain,
+        "{puzzle}: {deepest:?}"
+    );
+}

@@ -19,8 +19,12 @@ pub(super) enum Move {
     /// The places of a digit in a house, locked there (pointing, claiming):
     /// the removals up to the next move are the group's.
     Group(Vec<Candidate>),
-    /// A candidate taken out by the group before it, or by a variant's rule
-    /// (then the chain does not go back past it).
+    /// A chain nested in the trial (its links on the trial's grid as it
+    /// stood): the moves up to the next one are its; the chain does not go
+    /// back past it, but counts its links.
+    Nested(Vec<Link>),
+    /// A candidate taken out by the group or nested chain before it, or by a
+    /// variant's rule (then the chain does not go back past it).
     Eliminate(Cell, u8),
 }
 
@@ -42,10 +46,12 @@ enum Cause {
     Unknown,
 }
 
-/// A group of candidates locked together, and the removal that locked it.
+/// A group of candidates locked together, and the removal that locked it;
+/// or a nested chain (no members), and its links.
 struct Group {
     members: Vec<Candidate>,
     locked_by: Option<Candidate>,
+    nested: Vec<Link>,
 }
 
 /// A grid under replay: what left it, when and why, and why each placement was forced.
@@ -84,6 +90,15 @@ pub(super) fn contradiction_links<P: Marks>(start: &P, moves: &[Move]) -> Vec<Li
                 trace.groups.push(Group {
                     members: members.clone(),
                     locked_by,
+                    nested: Vec::new(),
+                });
+            }
+            Move::Nested(links) => {
+                by = Cause::Group(trace.groups.len());
+                trace.groups.push(Group {
+                    members: Vec::new(),
+                    locked_by: None,
+                    nested: links.clone(),
                 });
             }
             Move::Eliminate(cell, digit) => trace.remove((*cell, *digit), by),
@@ -283,6 +298,7 @@ impl<P: Marks> Trace<P> {
                 // them is true).
                 Cause::Group(index) => {
                     let group = &self.groups[index];
+                    links.extend(group.nested.iter().rev().copied());
                     for &member in group.members.iter().rev() {
                         links.push(Link {
                             start: member,

@@ -27,22 +27,28 @@ pub(super) fn easiest<P: Marks>(pencil: &P, stop: &dyn Fn() -> bool) -> Option<L
     search(pencil, false, stop)
 }
 
-/// The first bidirectional cycle or forcing chain found on `pencil` (X-links
-/// first, then Y, then both), not the easiest: what a chain nested in a
-/// dynamic one moves by.
+/// The first forcing chain (of X- and Y-links both) found on `pencil`, not
+/// the easiest: what a chain nested in a dynamic one moves by.
 pub(super) fn first<P: Marks>(pencil: &P) -> Option<LogicStep> {
     search(pencil, true, &|| false)
 }
 
 fn search<P: Marks>(pencil: &P, first: bool, stop: &dyn Fn() -> bool) -> Option<LogicStep> {
     let mut net = Net::new(pencil);
-    let passes = [
-        Kinds { x: true, y: false },
-        Kinds { x: false, y: true },
-        Kinds { x: true, y: true },
-    ];
+    let passes: &[Kinds] = if first {
+        // A forcing chain of both kinds reaches whatever a cycle or a chain of
+        // one kind removes or places: the first of them is all a nested
+        // chain needs, without searching every cycle of a grid that has none.
+        &[Kinds { x: true, y: true }]
+    } else {
+        &[
+            Kinds { x: true, y: false },
+            Kinds { x: false, y: true },
+            Kinds { x: true, y: true },
+        ]
+    };
     let mut best: Option<(LogicStep, usize)> = None;
-    for kinds in passes {
+    for &kinds in passes {
         // Every step with both kinds rates 7.0 or more.
         if kinds.x && kinds.y && best.as_ref().is_some_and(|(step, _)| step.rating <= 7.0) {
             break;
@@ -52,7 +58,12 @@ fn search<P: Marks>(pencil: &P, first: bool, stop: &dyn Fn() -> bool) -> Option<
             if stop() {
                 return None;
             }
-            for found in net.from(candidate) {
+            let found = if first {
+                net.forcings(candidate)
+            } else {
+                net.from(candidate)
+            };
+            for found in found {
                 keep_easier(&mut best, found);
                 if first {
                     return best.map(|(step, _)| step);
@@ -86,10 +97,17 @@ impl<P: Marks> Net<'_, P> {
             found.extend(self.cycle_step(end));
         }
         if self.kinds.x {
-            for start_on in [true, false] {
-                if let Some(end) = self.forcing(candidate, start_on) {
-                    found.push(self.forcing_step(end));
-                }
+            found.extend(self.forcings(candidate));
+        }
+        found
+    }
+
+    /// The forcing chains from `candidate` assumed true and assumed false.
+    fn forcings(&mut self, candidate: u32) -> Vec<(LogicStep, usize)> {
+        let mut found = Vec::new();
+        for start_on in [true, false] {
+            if let Some(end) = self.forcing(candidate, start_on) {
+                found.push(self.forcing_step(end));
             }
         }
         found

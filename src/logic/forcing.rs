@@ -52,7 +52,7 @@ fn contradiction(
         let (moves, cell, digit) = shortest(trials, stop)?;
         let mut step = broken_by(moves, (cell, digit), technique);
         step.links = contradiction_links(pencil, &lines.assume(cell, digit).moves());
-        rate_by_chain(&mut step, technique);
+        rate_by_chain(&mut step, 0);
         return Some(step);
     }
     let (moves, cell, digit) = shortest(
@@ -66,8 +66,7 @@ fn contradiction(
     let mut step = broken_by(moves, (cell, digit), technique);
     let mut trial = start.clone();
     trial.assume(cell, digit, depth);
-    step.links = Logged::links(pencil, trial, (cell, digit), moves);
-    rate_by_chain(&mut step, technique);
+    Logged::trace(&mut step, pencil, trial, moves);
     Some(step)
 }
 
@@ -282,6 +281,11 @@ impl Forcing for Forced {
 
     fn eliminate(&mut self, cell: Cell, digit: u8) {
         Forced::eliminate(self, cell, digit);
+    }
+
+    fn dynamic_step(&self) -> Option<LogicStep> {
+        let technique = Technique::DynamicForcingChain;
+        contradiction(&self.pencil, Depth::Singles, technique, &|| false)
     }
 }
 

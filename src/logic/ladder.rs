@@ -149,6 +149,8 @@ fn find_with<P: Trials>(
         DynamicForcingChain => pencil.contradiction(Depth::Singles, technique, stop),
         DynamicForcingChainPlus => pencil.contradiction(Depth::Locked, technique, stop),
         NestedForcingChain => pencil.contradiction(Depth::Nested, technique, stop),
+        NestedMultipleForcingChain => pencil.contradiction(Depth::NestedMultiple, technique, stop),
+        NestedDynamicForcingChain => pencil.contradiction(Depth::NestedDynamic, technique, stop),
     }
 }
 

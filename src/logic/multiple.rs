@@ -32,6 +32,16 @@ impl Branch {
 /// The easiest cell or region forcing chain on `pencil`, if any; asks `stop`
 /// before each branch and gives up when it says so.
 pub(super) fn easiest<P: Marks>(pencil: &P, stop: &dyn Fn() -> bool) -> Option<LogicStep> {
+    search(pencil, false, stop)
+}
+
+/// The first cell or region forcing chain found on `pencil`, not the
+/// easiest: what a chain nested in a dynamic one moves by (level 10.0).
+pub(super) fn first<P: Marks>(pencil: &P) -> Option<LogicStep> {
+    search(pencil, true, &|| false)
+}
+
+fn search<P: Marks>(pencil: &P, first: bool, stop: &dyn Fn() -> bool) -> Option<LogicStep> {
     let mut net = Net::new(pencil);
     net.kinds = Kinds { x: true, y: true };
     let n = pencil.size();
@@ -56,6 +66,9 @@ pub(super) fn easiest<P: Marks>(pencil: &P, stop: &dyn Fn() -> bool) -> Option<L
                 .collect();
             for found in net.agreed(&of, technique) {
                 keep_easier(&mut best, found);
+                if first {
+                    return best.map(|(step, _)| step);
+                }
             }
         }
     }

@@ -109,11 +109,18 @@ pub enum Technique {
     /// A candidate whose assumption, by singles, locked candidates and the
     /// static chains of the grid as it changes, breaks the grid.
     NestedForcingChain,
+    /// A candidate whose assumption, by all a nested forcing chain's trial
+    /// uses and the static cell and region forcing chains of the grid as it
+    /// changes, breaks the grid.
+    NestedMultipleForcingChain,
+    /// A candidate whose assumption, by all the above and the dynamic forcing
+    /// chains of the grid as it changes, breaks the grid.
+    NestedDynamicForcingChain,
 }
 
 impl Technique {
     /// Every technique of the ladder, in the order the solver tries them.
-    pub const LADDER: [Technique; 39] = [
+    pub const LADDER: [Technique; 41] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -153,6 +160,8 @@ impl Technique {
         Technique::DynamicForcingChain,
         Technique::DynamicForcingChainPlus,
         Technique::NestedForcingChain,
+        Technique::NestedMultipleForcingChain,
+        Technique::NestedDynamicForcingChain,
     ];
 
     /// The rating of a step of this technique on the Sudoku Explainer scale.
@@ -199,6 +208,8 @@ impl Technique {
             Technique::DynamicForcingChain => 8.5,
             Technique::DynamicForcingChainPlus => 9.0,
             Technique::NestedForcingChain => 9.5,
+            Technique::NestedMultipleForcingChain => 10.0,
+            Technique::NestedDynamicForcingChain => 10.5,
         }
     }
 
@@ -246,6 +257,8 @@ impl Technique {
             Technique::DynamicForcingChain => "dynamic forcing chain",
             Technique::DynamicForcingChainPlus => "dynamic forcing chain (+)",
             Technique::NestedForcingChain => "nested forcing chain",
+            Technique::NestedMultipleForcingChain => "nested multiple forcing chain",
+            Technique::NestedDynamicForcingChain => "nested dynamic forcing chain",
         }
     }
 }

@@ -7,7 +7,7 @@ use super::chains::{Move, contradiction_links};
 use super::marks::Marks;
 use super::net::rating_with_length;
 use super::step::{Candidate, Link, LogicStep, Technique};
-use super::{cages, cycles, intersections, lines};
+use super::{cages, cycles, intersections, lines, multiple};
 use crate::board::Cell;
 
 /// What the propagation after an assumption may use. Under a variant's
@@ -24,6 +24,12 @@ pub(super) enum Depth {
     /// Singles, pointing and claiming, and the static forcing chains and
     /// cycles of the trial's grid (a chain nested in the chain).
     Nested,
+    /// All of `Nested`, and the static cell and region forcing chains of the
+    /// trial's grid.
+    NestedMultiple,
+    /// All of `NestedMultiple`, and the dynamic forcing chains (contradictions
+    /// by singles) of the trial's grid.
+    NestedDynamic,
 }
 
 /// A grid the contradiction rungs can try candidates on: each kind of grid
@@ -91,7 +97,7 @@ pub(super) trait Forcing {
         let Some(step) = step else {
             return false;
         };
-        self.group(&[]);
+        self.nested(&step.links);
         for &(cell, digit) in &step.placements {
             self.place(cell, digit);
         }
@@ -105,10 +111,33 @@ pub(super) trait Forcing {
     /// (a trial that keeps its moves keeps it).
     fn group(&mut self, _members: &[Candidate]) {}
 
+    /// Notes the links of a nested chain (or a rule's step) the moves that
+    /// follow come from (a trial that keeps its moves keeps them).
+    fn nested(&mut self, _links: &[Link]) {}
+
     /// Makes the placement or eliminations of one static forcing chain or
     /// cycle of the grid, the first found; false when there is none.
     fn chained(&mut self) -> bool {
         let step = cycles::first(self.grid());
+        self.moved_by(step)
+    }
+
+    /// Makes the placement or eliminations of one static cell or region
+    /// forcing chain of the grid, the first found; false when there is none.
+    fn multiple_chained(&mut self) -> bool {
+        let step = multiple::first(self.grid());
+        self.moved_by(step)
+    }
+
+    /// The step of a dynamic forcing chain (a contradiction by singles) of
+    /// the grid, the shortest, when the grid brings such trials.
+    fn dynamic_step(&self) -> Option<LogicStep> {
+        None
+    }
+
+    /// Makes the elimination of [`Forcing::dynamic_step`]; false when there is none.
+    fn dynamic_chained(&mut self) -> bool {
+        let step = self.dynamic_step();
         self.moved_by(step)
     }
 
@@ -160,24 +189,42 @@ impl<T: Forcing> Forcing for Logged<T> {
     fn group(&mut self, members: &[Candidate]) {
         self.moves.push(Move::Group(members.to_vec()));
     }
+
+    fn nested(&mut self, links: &[Link]) {
+        self.moves.push(Move::Nested(links.to_vec()));
+    }
+
+    fn dynamic_step(&self) -> Option<LogicStep> {
+        self.inner.dynamic_step()
+    }
 }
 
 impl<T: Forcing> Logged<T> {
-    /// Runs `trial` (its assumption `candidate` made) for up to `limit` moves,
-    /// keeping them, and gives the chain from the assumption to where the
-    /// grid `start` broke: the links a contradiction step shows.
-    pub(super) fn links(
-        start: &T::Grid,
-        trial: T,
-        candidate: Candidate,
-        limit: usize,
-    ) -> Vec<Link> {
+    /// Runs `trial` (its assumption, the candidate `step` removes, made) for
+    /// up to `limit` moves, keeping them, and gives `step` the chain from the
+    /// assumption to where the grid `start` broke (the links it shows) and
+    /// its rating by that chain and every chain nested in the trial: Sudoku
+    /// Explainer adds a nested chain's complexity to the chain's, and the
+    /// chain rests on the trial's nested chains through what they removed.
+    pub(super) fn trace(step: &mut LogicStep, start: &T::Grid, trial: T, limit: usize) {
+        let Some(&candidate) = step.eliminations.first() else {
+            return;
+        };
         let mut logged = Logged {
             inner: trial,
             moves: vec![Move::Place(candidate.0, candidate.1)],
         };
         logged.go_on(limit);
-        contradiction_links(start, &logged.moves)
+        step.links = contradiction_links(start, &logged.moves);
+        let nested = logged
+            .moves
+            .iter()
+            .map(|one| match one {
+                Move::Nested(links) => nodes(links),
+                _ => 0,
+            })
+            .sum();
+        rate_by_chain(step, nested);
     }
 }
 
@@ -199,7 +246,9 @@ impl<T: Forcing> Attempt for T {
                 Some((cell, digit)) => self.place(cell, digit),
                 None if depth != Depth::OneDigit && self.rule_move() => {}
                 None if depth >= Depth::Locked && self.locked() => {}
-                None if depth == Depth::Nested && self.chained() => {}
+                None if depth >= Depth::Nested && self.chained() => {}
+                None if depth >= Depth::NestedMultiple && self.multiple_chained() => {}
+                None if depth >= Depth::NestedDynamic && self.dynamic_chained() => {}
                 None => return Trial::Held,
             }
             self.progress().moves += 1;
@@ -246,20 +295,25 @@ pub(super) fn broken_by(moves: usize, candidate: (Cell, u8), technique: Techniqu
     step
 }
 
-/// Rates a contradiction step by its chain: the technique's rating plus the
+/// Rates a contradiction step by its chain: its technique's rating plus the
 /// length modifier of the candidates its links join (the chain's nodes, as
 /// Sudoku Explainer counts a chain's length, both branches of a contradiction
-/// together); by `moves` (as `broken_by` did) when it has no links.
-pub(super) fn rate_by_chain(step: &mut LogicStep, technique: Technique) {
+/// together) and `nested` more; by `moves` (as `broken_by` did) when it has no
+/// links.
+pub(super) fn rate_by_chain(step: &mut LogicStep, nested: usize) {
     if step.links.is_empty() {
         return;
     }
-    let mut nodes: Vec<Candidate> = step
-        .links
+    step.rating = rating_with_length(step.technique, nodes(&step.links) + nested);
+}
+
+/// The distinct candidates `links` join.
+fn nodes(links: &[Link]) -> usize {
+    let mut nodes: Vec<Candidate> = links
         .iter()
         .flat_map(|link| [link.start, link.end])
         .collect();
     nodes.sort_unstable();
     nodes.dedup();
-    step.rating = rating_with_length(technique, nodes.len());
+    nodes.len()
 }

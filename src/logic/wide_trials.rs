@@ -10,9 +10,7 @@ use std::collections::VecDeque;
 
 use super::marks::{Marks, bit, digits};
 use super::step::{LogicStep, Technique};
-use super::trials::{
-    Attempt, Depth, Forcing, Logged, Progress, Trial, Trials, broken_by, rate_by_chain,
-};
+use super::trials::{Attempt, Depth, Forcing, Logged, Progress, Trial, Trials, broken_by};
 use super::wide::WidePencil;
 use crate::board::Cell;
 
@@ -25,7 +23,7 @@ impl Trials for WidePencil {
         technique: Technique,
         stop: &dyn Fn() -> bool,
     ) -> Option<LogicStep> {
-        if depth == Depth::Nested {
+        if depth >= Depth::Nested {
             return None;
         }
         let start = Forced::new(self);
@@ -42,8 +40,7 @@ impl Trials for WidePencil {
         let mut step = broken_by(moves, candidate, technique);
         let mut trial = start.clone();
         trial.assume(candidate.0, candidate.1, depth);
-        step.links = Logged::links(self, trial, candidate, moves);
-        rate_by_chain(&mut step, technique);
+        Logged::trace(&mut step, self, trial, moves);
         Some(step)
     }
 }
