@@ -776,3 +776,51 @@ fn the_nested_levels_finish_puzzles_sudoku_explainer_rates_eleven_and_a_half() {
         "{puzzle}: {deepest:?}"
     );
 }
+
+#[test]
+fn dynamic_cell_and_region_forcing_chains_start_a_branch_at_every_member() {
+    // Puzzles SE rates 9.0 to 9.5: where no contradiction is found, every
+    // digit of a cell (or place of a digit in a house) is tried, and what all
+    // the trials make is taken; each branch of singles starts at its member.
+    let lines = common::puzzles("se_rated_hardest.txt");
+    let dynamic = [
+        Technique::DynamicForcingChain,
+        Technique::DynamicForcingChainPlus,
+        Technique::NestedForcingChain,
+    ];
+    let mut met = 0;
+    for line in lines.iter().filter(|line| {
+        let rating: f64 = line.split('/').next().unwrap().parse().unwrap();
+        (9.0..=9.5).contains(&rating)
+    }) {
+        let puzzle = line.rsplit('|').next().unwrap();
+        let board = Board::parse(puzzle).unwrap();
+        let report =
+            solver::count_solutions(&board, Algorithm::Propagation, &Control::UNLIMITED).unwrap();
+        let solution = *report.solution.unwrap().cells();
+        for step in &logic::explain(&board).steps {
+            if !dynamic.contains(&step.technique) || step.pattern.len() < 2 {
+                continue;
+            }
+            met += 1;
+            assert_eq!(step.placements.len() + step.eliminations.len(), 1, "{step}");
+            for &(cell, digit) in &step.placements {
+                assert_eq!(solution[cell], digit, "{puzzle}: {step}");
+            }
+            for &(cell, digit) in &step.eliminations {
+                assert_ne!(solution[cell], digit, "{puzzle}: {step}");
+            }
+            if step.technique != Technique::DynamicForcingChain {
+                continue; // a trial that moved by a group or a nested chain starts its chain there
+            }
+            let starts: Vec<_> = step.links.iter().map(|link| link.start).collect();
+            for member in &step.pattern {
+                assert!(
+                    starts.contains(member),
+                    "{puzzle}: {step}: no branch from {member:?}"
+                );
+            }
+        }
+    }
+    assert!(met > 0, "no dynamic cell or region forcing chain met");
+}

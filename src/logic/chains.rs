@@ -70,6 +70,66 @@ struct Trace<P> {
 /// the contradiction took away, each in the chain's order; empty when the moves
 /// leave the grid whole.
 pub(super) fn contradiction_links<P: Marks>(start: &P, moves: &[Move]) -> Vec<Link> {
+    let trace = replay(start, moves);
+    let Some(broken) = trace.breaking() else {
+        return Vec::new();
+    };
+    // One branch for each candidate the contradiction took away (a cell's
+    // every digit, or a digit's every place in a house), those removed first
+    // first, each from the assumption; links two branches share are given once.
+    // A branch that goes back to a removal by a rule that is no single (in a
+    // dynamic chain) rather than to the assumption comes after those that do.
+    let assumption = match moves.first() {
+        Some(&Move::Place(cell, digit)) => Some((cell, digit)),
+        _ => None,
+    };
+    let (mut branches, rest): (Vec<_>, Vec<_>) = broken
+        .into_iter()
+        .map(|removed| trace.back_from(removed))
+        .partition(|branch| branch.first().map(|link| link.start) == assumption);
+    branches.extend(rest);
+    let mut links: Vec<Link> = Vec::new();
+    for link in branches.into_iter().flatten() {
+        if !links.contains(&link) {
+            links.push(link);
+        }
+    }
+    links
+}
+
+/// A trial's moves replayed on the grid it started from: the chain to any
+/// candidate they placed or removed.
+pub(super) struct Replay<P>(Trace<P>);
+
+impl<P: Marks> Replay<P> {
+    /// Replays `moves` (the assumption first) on `start`.
+    pub(super) fn new(start: &P, moves: &[Move]) -> Replay<P> {
+        Replay(replay(start, moves))
+    }
+
+    /// The links from the assumption to `target`, which the moves placed
+    /// (`on`) or removed: one branch of a forcing chain whose branches all
+    /// lead there; empty when no forced move leads there.
+    pub(super) fn links_to(&self, target: Candidate, on: bool) -> Vec<Link> {
+        if !on {
+            return self.0.back_from(target);
+        }
+        let Some(&Some(cause)) = self.0.forced_by.get(&target) else {
+            return Vec::new();
+        };
+        let mut links = self.0.back_from(cause);
+        links.push(Link {
+            start: cause,
+            end: target,
+            strong: true,
+        });
+        links
+    }
+}
+
+/// The grid `start` after `moves`, with what took each candidate and what
+/// forced each placement.
+fn replay<P: Marks>(start: &P, moves: &[Move]) -> Trace<P> {
     let mut trace = Trace {
         grid: start.clone(),
         removed: ByCandidate::new(start),
@@ -104,30 +164,7 @@ pub(super) fn contradiction_links<P: Marks>(start: &P, moves: &[Move]) -> Vec<Li
             Move::Eliminate(cell, digit) => trace.remove((*cell, *digit), by),
         }
     }
-    let Some(broken) = trace.breaking() else {
-        return Vec::new();
-    };
-    // One branch for each candidate the contradiction took away (a cell's
-    // every digit, or a digit's every place in a house), those removed first
-    // first, each from the assumption; links two branches share are given once.
-    // A branch that goes back to a removal by a rule that is no single (in a
-    // dynamic chain) rather than to the assumption comes after those that do.
-    let assumption = match moves.first() {
-        Some(&Move::Place(cell, digit)) => Some((cell, digit)),
-        _ => None,
-    };
-    let (mut branches, rest): (Vec<_>, Vec<_>) = broken
-        .into_iter()
-        .map(|removed| trace.back_from(removed))
-        .partition(|branch| branch.first().map(|link| link.start) == assumption);
-    branches.extend(rest);
-    let mut links: Vec<Link> = Vec::new();
-    for link in branches.into_iter().flatten() {
-        if !links.contains(&link) {
-            links.push(link);
-        }
-    }
-    links
+    trace
 }
 
 impl<P: Marks> Trace<P> {

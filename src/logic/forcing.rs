@@ -16,22 +16,10 @@ use super::trials::{
 };
 use crate::board::{CELLS, Cell};
 
-impl Trials for Pencil {
-    /// `stop` is asked before each trial (a nested one may take a while).
-    fn contradiction(
-        &self,
-        depth: Depth,
-        technique: Technique,
-        stop: &dyn Fn() -> bool,
-    ) -> Option<LogicStep> {
-        contradiction(self, depth, technique, stop)
-    }
-}
-
 /// The candidate whose assumption leads to a contradiction at `depth` in the
 /// fewest forced moves, eliminated; its rating is the technique's plus the
 /// length modifier of those moves; `None` too when `stop` says to stop.
-fn contradiction(
+pub(super) fn contradiction(
     pencil: &Pencil,
     depth: Depth,
     technique: Technique,
@@ -118,7 +106,7 @@ fn shortest<T: Attempt>(
 /// every digit's singles (`Depth::Singles` and `Depth::Locked`); `OneDigit`
 /// makes the others.
 #[derive(Clone)]
-struct Forced {
+pub(super) struct Forced {
     pencil: Pencil,
     /// The digits placed in each unit.
     held: [Digits; 27],
@@ -127,11 +115,11 @@ struct Forced {
     /// For each digit, the units (as bits) where it is not placed and has one place.
     hidden: [u32; 9],
     /// Whether it broke, how deep it goes, how far it is.
-    progress: Progress,
+    pub(super) progress: Progress,
 }
 
 impl Forced {
-    fn new(pencil: &Pencil) -> Forced {
+    pub(super) fn new(pencil: &Pencil) -> Forced {
         let mut forced = Forced {
             pencil: pencil.clone(),
             held: [0; 27],
@@ -162,7 +150,7 @@ impl Forced {
     }
 
     /// Places `digit` in `cell`, the first move of a trial of `depth`.
-    fn assume(&mut self, cell: Cell, digit: u8, depth: Depth) {
+    pub(super) fn assume(&mut self, cell: Cell, digit: u8, depth: Depth) {
         self.place(cell, digit);
         self.progress.depth = depth;
         self.progress.moves = 1;
@@ -285,7 +273,9 @@ impl Forcing for Forced {
 
     fn dynamic_step(&self) -> Option<LogicStep> {
         let technique = Technique::DynamicForcingChain;
-        contradiction(&self.pencil, Depth::Singles, technique, &|| false)
+        // The grid's own trials: a contradiction, or where there is none a
+        // cell's or house's forcing chains (SE nests its whole dynamic rung).
+        Trials::contradiction(&self.pencil, Depth::Singles, technique, &|| false)
     }
 }
 

@@ -19,6 +19,8 @@
 //! - `trials`: what the contradiction rungs share; `forcing` has the 9x9
 //!   trials on bitboards, `wide_trials` those of the other shapes; `chains`
 //!   traces the chain behind a contradiction (the step's links);
+//!   `agreement`: the 9x9 dynamic cell and region forcing chains, where the
+//!   contradictions give nothing;
 //! - `step`: techniques with their ratings, and `LogicStep`;
 //! - `rating`: a puzzle's rating, the counts per technique, the level names;
 //! - `hint`: a player's wrong digits and the next step from their position;
@@ -31,12 +33,14 @@
 //!   contradiction trials also move by.
 //!
 //! Not yet on the ladder (issue 32 goes on): unique rectangles of types 2 to 6
-//! and unique loops, BUG types 2 to 4, aligned triplet exclusion,
-//! dynamic cell, region and double forcing chains
-//! and the nested levels, and the complexity modifiers of larger wings and
-//! fish. The contradictions of `forcing` stand in for the dynamic chains (same
-//! tiers, length-rated); a puzzle they cannot crack rates [`BEYOND_LADDER`].
+//! and unique loops, BUG types 2 to 4, aligned triplet exclusion, dynamic
+//! double forcing chains and assumptions of a candidate's absence, and the
+//! complexity modifiers of larger wings and fish. The contradictions of
+//! `forcing` and the agreements of `agreement` stand in for SE's dynamic
+//! chains (same tiers, length-rated); a puzzle they cannot crack rates
+//! [`BEYOND_LADDER`].
 
+mod agreement;
 mod cages;
 mod chains;
 mod cycles;

@@ -216,16 +216,20 @@ impl<T: Forcing> Logged<T> {
         };
         logged.go_on(limit);
         step.links = contradiction_links(start, &logged.moves);
-        let nested = logged
-            .moves
-            .iter()
-            .map(|one| match one {
-                Move::Nested(links) => nodes(links),
-                _ => 0,
-            })
-            .sum();
-        rate_by_chain(step, nested);
+        rate_by_chain(step, nested_nodes(&logged.moves));
     }
+}
+
+/// The candidates of the chains nested in a trial's `moves`, each chain's
+/// counted alone.
+pub(super) fn nested_nodes(moves: &[Move]) -> usize {
+    moves
+        .iter()
+        .map(|one| match one {
+            Move::Nested(links) => nodes(links),
+            _ => 0,
+        })
+        .sum()
 }
 
 impl<T: Forcing> Attempt for T {
