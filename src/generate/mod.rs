@@ -11,11 +11,14 @@
 //! - `symmetry`: the symmetries, the groups of cells they tie together and the
 //!   order a dig tries them in;
 //! - `grid`: random solution grids;
+//! - `hard`: puzzles rated 10 and more, from the hardest known, remade and
+//!   changed;
 //! - `sized`: the same at every other size, bounded by the caller's control;
 //! - `variant`: the same under variant rules, with random jigsaw regions and
 //!   killer cages drawn when asked.
 
 mod grid;
+mod hard;
 mod random;
 mod sized;
 mod symmetry;
@@ -187,7 +190,13 @@ impl Generator {
         range: RatingRange,
         mut go_on: impl FnMut() -> bool,
     ) -> Result<Option<(Generated, Rating)>, Stopped> {
-        let generated = self.next_with(symmetry, minimal);
+        let hard = (range.low >= hard::FROM && symmetry == Symmetry::None)
+            .then(|| self.next_hard(minimal))
+            .flatten();
+        let generated = match hard {
+            Some(generated) => generated,
+            None => self.next_with(symmetry, minimal),
+        };
         let mut stopped = false;
         let explanation = crate::logic::explain_while(&generated.puzzle, range.high, || {
             stopped = !go_on();
@@ -204,8 +213,16 @@ impl Generator {
     /// Takes clues away from `solution`, a group at a time in random order, keeping
     /// every removal that leaves the solution unique.
     fn dig(&mut self, solution: &Board, symmetry: Symmetry, minimal: bool) -> Board {
-        let mut cells = *solution.cells();
+        self.dig_from(*solution.cells(), symmetry, minimal)
+    }
+
+    /// [`Generator::dig`] from `cells`, a unique puzzle whose groups are each
+    /// all given or all empty.
+    fn dig_from(&mut self, mut cells: [u8; CELLS], symmetry: Symmetry, minimal: bool) -> Board {
         for group in &symmetry::dig_order(symmetry, 9, minimal, &mut self.random) {
+            if cells[usize::from(group[0])] == 0 {
+                continue;
+            }
             let kept = cells;
             // Unique without a search when each clue of the group, taken away
             // in turn, is a single of the clues left: they still force it.
@@ -293,8 +310,8 @@ mod tests {
             .unwrap();
         assert_eq!(rating, crate::logic::explain(&generated.puzzle).rating());
         let never = RatingRange {
-            low: 50.0,
-            high: 60.0,
+            low: 0.0,
+            high: 0.5,
         };
         assert_eq!(
             generator.attempt(Symmetry::None, true, never, || true),
