@@ -5,13 +5,12 @@
 //! relabelled, the bands and the rows within each band shuffled, the stacks and
 //! the columns within each likewise, the grid transposed or not), then changed:
 //! a given moved to an empty cell (the solution's digit) while the puzzle stays
-//! unique, and dug again to a minimal puzzle. The ladder rates what comes out;
-//! the caller keeps it only in its range, as every attempt.
+//! unique, and dug again to a minimal puzzle (the generator's part). The
+//! ladder rates what comes out; the caller keeps it only in its range, as
+//! every attempt.
 
-use super::{Generated, Generator};
-use crate::board::{Board, CELLS};
-use crate::generate::Symmetry;
-use crate::solver::{Algorithm, Control, count_solutions};
+use super::random::Random;
+use crate::board::CELLS;
 
 /// The lowest `range.low` that starts from the hardest known puzzles.
 pub(super) const FROM: f64 = 10.0;
@@ -34,116 +33,75 @@ const HARDEST: [&str; 12] = [
     ".2.4..7....6.....17...3......5....6..4.2..9.......5..8..1..8....9..7.......92.3..",
 ];
 
-/// Tries at moving a given before the remade puzzle is taken unchanged.
-const MOVES: usize = 32;
-
-impl Generator {
-    /// A puzzle near one of the hardest known, unique, minimal unless
-    /// `minimal` is false (as [`Generator::next_with`]); `None` only if a
-    /// listed puzzle did not read (never).
-    pub(super) fn next_hard(&mut self, minimal: bool) -> Option<Generated> {
-        let listed = HARDEST[self.random.below(HARDEST.len() as u64) as usize];
-        let cells = self.remade(Board::parse(listed).ok()?.cells());
-        let report = count_solutions(
-            &Board::with_cells(cells),
-            Algorithm::Bitboard,
-            &Control::UNTIMED,
-        )
-        .ok()?;
-        let solution = report.solution?;
-        let givens: Vec<usize> = (0..CELLS).filter(|&cell| cells[cell] != 0).collect();
-        let empty: Vec<usize> = (0..CELLS).filter(|&cell| cells[cell] == 0).collect();
-        let mut moved = cells;
-        for _ in 0..MOVES {
-            let from = givens[self.random.below(givens.len() as u64) as usize];
-            let to = empty[self.random.below(empty.len() as u64) as usize];
-            let mut changed = cells;
-            changed[from] = 0;
-            changed[to] = solution.cells()[to];
-            if self.unique(&changed) {
-                moved = changed;
-                break;
-            }
-        }
-        let puzzle = self.dig_from(moved, Symmetry::None, minimal);
-        Some(Generated { puzzle, solution })
+/// One of the listed puzzles, picked by `random`, under a random
+/// isomorphism of the grid: one solution, as many givens.
+pub(super) fn remade_hardest(random: &mut Random) -> [u8; CELLS] {
+    let listed = HARDEST[random.below(HARDEST.len() as u64) as usize];
+    let mut cells = [0u8; CELLS];
+    for (slot, byte) in cells.iter_mut().zip(listed.bytes()) {
+        *slot = if byte == b'.' { 0 } else { byte - b'0' };
     }
+    remade(&cells, random)
+}
 
-    /// `cells` under a random isomorphism of the grid.
-    fn remade(&mut self, cells: &[u8; CELLS]) -> [u8; CELLS] {
-        let mut digits: Vec<u8> = (1..=9).collect();
-        self.random.shuffle(&mut digits);
-        let rows = self.line_order();
-        let cols = self.line_order();
-        let transpose = self.random.below(2) == 1;
-        let mut out = [0u8; CELLS];
-        for (cell, slot) in out.iter_mut().enumerate() {
-            let (row, col) = (rows[cell / 9], cols[cell % 9]);
-            let (row, col) = if transpose { (col, row) } else { (row, col) };
-            let value = cells[row * 9 + col];
-            *slot = if value == 0 {
-                0
-            } else {
-                digits[usize::from(value - 1)]
-            };
-        }
-        out
+/// `cells` under a random isomorphism of the grid.
+fn remade(cells: &[u8; CELLS], random: &mut Random) -> [u8; CELLS] {
+    let mut digits: Vec<u8> = (1..=9).collect();
+    random.shuffle(&mut digits);
+    let rows = line_order(random);
+    let cols = line_order(random);
+    let transpose = random.below(2) == 1;
+    let mut out = [0u8; CELLS];
+    for (cell, slot) in out.iter_mut().enumerate() {
+        let (row, col) = (rows[cell / 9], cols[cell % 9]);
+        let (row, col) = if transpose { (col, row) } else { (row, col) };
+        let value = cells[row * 9 + col];
+        *slot = if value == 0 {
+            0
+        } else {
+            digits[usize::from(value - 1)]
+        };
     }
+    out
+}
 
-    /// A random order of the nine rows (or columns) that keeps bands whole:
-    /// the bands shuffled, and the lines within each.
-    fn line_order(&mut self) -> [usize; 9] {
-        let mut bands = [0usize, 1, 2];
-        self.random.shuffle(&mut bands);
-        let mut order = [0usize; 9];
-        for (at, band) in bands.iter().enumerate() {
-            let mut lines = [0usize, 1, 2];
-            self.random.shuffle(&mut lines);
-            for (k, line) in lines.iter().enumerate() {
-                order[at * 3 + k] = band * 3 + line;
-            }
+/// A random order of the nine rows (or columns) that keeps bands whole: the
+/// bands shuffled, and the lines within each.
+fn line_order(random: &mut Random) -> [usize; 9] {
+    let mut bands = [0usize, 1, 2];
+    random.shuffle(&mut bands);
+    let mut order = [0usize; 9];
+    for (at, band) in bands.iter().enumerate() {
+        let mut lines = [0usize, 1, 2];
+        random.shuffle(&mut lines);
+        for (k, line) in lines.iter().enumerate() {
+            order[at * 3 + k] = band * 3 + line;
         }
-        order
     }
+    order
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::RatingRange;
-
-    #[test]
-    fn a_range_from_ten_gives_unique_minimal_puzzles_rated_in_it() {
-        let range = RatingRange {
-            low: 10.0,
-            high: 20.0,
-        };
-        let mut generator = Generator::new(3);
-        let (generated, rating) = (0..8)
-            .find_map(|_| {
-                generator
-                    .attempt(Symmetry::None, true, range, || true)
-                    .unwrap()
-            })
-            .expect("no puzzle rated 10 or more in 8 attempts");
-        assert!(rating.value >= 10.0, "{}", rating.value);
-        assert_eq!(rating, crate::logic::explain(&generated.puzzle).rating());
-        let report =
-            count_solutions(&generated.puzzle, Algorithm::Propagation, &Control::UNTIMED).unwrap();
-        assert_eq!(report.solution_count, 1);
-        assert_eq!(report.solution.unwrap(), generated.solution);
-        assert!(super::super::is_minimal(&generated.puzzle, Symmetry::None));
-    }
+    use crate::board::Board;
+    use crate::solver::{Algorithm, Control, count_solutions};
 
     #[test]
     fn a_remade_grid_keeps_its_givens_count_and_one_solution() {
-        let mut generator = Generator::new(9);
+        let mut random = Random::new(9);
         for listed in HARDEST {
-            let cells = *Board::parse(listed).unwrap().cells();
-            let remade = generator.remade(&cells);
+            let board = Board::parse(listed).unwrap();
+            let remade = remade(board.cells(), &mut random);
             let count = |cells: &[u8; CELLS]| cells.iter().filter(|&&v| v != 0).count();
-            assert_eq!(count(&remade), count(&cells));
-            assert!(generator.unique(&remade), "{listed}");
+            assert_eq!(count(&remade), count(board.cells()));
+            let report = count_solutions(
+                &Board::with_cells(remade),
+                Algorithm::Propagation,
+                &Control::UNTIMED,
+            )
+            .unwrap();
+            assert_eq!(report.solution_count, 1, "{listed}");
         }
     }
 }

@@ -210,6 +210,36 @@ impl Generator {
         }
     }
 
+    /// A puzzle near one of the hardest known (`hard`): remade, a given moved
+    /// to an empty cell while it stays unique (up to 32 tries, else as it
+    /// came), dug again; minimal unless `minimal` is false.
+    fn next_hard(&mut self, minimal: bool) -> Option<Generated> {
+        let cells = hard::remade_hardest(&mut self.random);
+        let report = count_solutions(
+            &Board::with_cells(cells),
+            Algorithm::Bitboard,
+            &Control::UNTIMED,
+        )
+        .ok()?;
+        let solution = report.solution?;
+        let givens: Vec<usize> = (0..CELLS).filter(|&cell| cells[cell] != 0).collect();
+        let empty: Vec<usize> = (0..CELLS).filter(|&cell| cells[cell] == 0).collect();
+        let mut moved = cells;
+        for _ in 0..32 {
+            let from = givens[self.random.below(givens.len() as u64) as usize];
+            let to = empty[self.random.below(empty.len() as u64) as usize];
+            let mut changed = cells;
+            changed[from] = 0;
+            changed[to] = solution.cells()[to];
+            if self.unique(&changed) {
+                moved = changed;
+                break;
+            }
+        }
+        let puzzle = self.dig_from(moved, Symmetry::None, minimal);
+        Some(Generated { puzzle, solution })
+    }
+
     /// Takes clues away from `solution`, a group at a time in random order, keeping
     /// every removal that leaves the solution unique.
     fn dig(&mut self, solution: &Board, symmetry: Symmetry, minimal: bool) -> Board {
@@ -324,6 +354,29 @@ mod tests {
         });
         assert_eq!(stopped, Err(Stopped));
         assert_eq!(asked, 3);
+    }
+
+    #[test]
+    fn a_range_from_ten_gives_unique_minimal_puzzles_rated_in_it() {
+        let range = RatingRange {
+            low: 10.0,
+            high: 20.0,
+        };
+        let mut generator = Generator::new(3);
+        let (generated, rating) = (0..8)
+            .find_map(|_| {
+                generator
+                    .attempt(Symmetry::None, true, range, || true)
+                    .unwrap()
+            })
+            .expect("no puzzle rated 10 or more in 8 attempts");
+        assert!(rating.value >= 10.0, "{}", rating.value);
+        assert_eq!(rating, crate::logic::explain(&generated.puzzle).rating());
+        let report =
+            count_solutions(&generated.puzzle, Algorithm::Propagation, &Control::UNTIMED).unwrap();
+        assert_eq!(report.solution_count, 1);
+        assert_eq!(report.solution.unwrap(), generated.solution);
+        assert!(is_minimal(&generated.puzzle, Symmetry::None));
     }
 
     #[test]
