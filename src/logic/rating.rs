@@ -5,9 +5,10 @@
 
 use super::{Explanation, LogicStep, Technique};
 
-/// The rating given to a puzzle the ladder cannot finish: even a dynamic
-/// forcing chain of singles and locked candidates finds no contradiction, so it
-/// rates at least where Sudoku Explainer's nested forcing chains begin.
+/// The least rating of a puzzle the ladder cannot finish (the hardest step
+/// taken counts when higher): where Sudoku Explainer's nested forcing chains
+/// begin. On 9x9 even the nested levels found nothing; on the other shapes,
+/// which have no nested levels yet, the dynamic ones.
 pub const BEYOND_LADDER: f64 = 9.5;
 
 /// Difficulty levels by rating, as Sudoku Explainer's generator presets name
