@@ -240,3 +240,14 @@ async fn the_command_line_rates_and_explains_under_a_rules_file() {
     assert!(stdout(&classic).starts_with("error: "), "{classic:?}");
     std::fs::remove_file(&path).unwrap();
 }
+
+#[tokio::test]
+async fn every_jigsaw_of_the_set_is_explained_soundly() {
+    // A unique rectangle counts only when its two sides lie in two regions:
+    // in a jigsaw, one side in one region does not put the other side in one.
+    let server = common::server::start().await;
+    let mut client = server.client.clone();
+    for item in set("jigsaw", 50) {
+        explain_checked(&mut client, "jigsaw", &item).await;
+    }
+}

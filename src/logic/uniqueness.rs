@@ -18,8 +18,12 @@ pub(super) fn unique_rectangles<P: Marks>(pencil: &P) -> Vec<LogicStep> {
             for c1 in 0..n {
                 for c2 in c1 + 1..n {
                     let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
-                    let boxes = corners.map(|cell| pencil.area_of(cell));
-                    let two_boxes = (boxes[0] == boxes[1]) != (boxes[0] == boxes[2]);
+                    // Two boxes (or regions), each holding a side: at
+                    // classic boxes one side shared implies the other, in a
+                    // jigsaw it does not.
+                    let b = corners.map(|cell| pencil.area_of(cell));
+                    let two_boxes = (b[0] == b[1] && b[2] == b[3] && b[0] != b[2])
+                        || (b[0] == b[2] && b[1] == b[3] && b[0] != b[1]);
                     if two_boxes && let Some(step) = rectangle(pencil, corners) {
                         found.push(step);
                     }
