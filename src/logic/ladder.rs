@@ -8,7 +8,7 @@ use super::step::{LogicStep, Technique};
 use super::trials::{Depth, Trials};
 use super::wide::WidePencil;
 use super::{
-    cages, cycles, exclusion, fish, intersections, lines, links, multiple, singles, subsets,
+    cages, cycles, exclusion, fish, grave, intersections, lines, links, multiple, singles, subsets,
     uniqueness, wings,
 };
 use std::sync::Arc;
@@ -55,6 +55,8 @@ struct Found {
     hidden_triples: Option<Vec<LogicStep>>,
     cycles: Option<Option<LogicStep>>,
     multiple: Option<Option<LogicStep>>,
+    loops: Option<Option<LogicStep>>,
+    grave: Option<Option<LogicStep>>,
 }
 
 impl Found {
@@ -77,6 +79,30 @@ impl Found {
     fn cycles<P: Marks>(&mut self, pencil: &P, stop: &dyn Fn() -> bool) -> Option<&LogicStep> {
         self.cycles
             .get_or_insert_with(|| cycles::easiest(pencil, stop))
+            .as_ref()
+    }
+
+    /// The easiest unique rectangle or loop: one search for their rungs.
+    fn loops<P: Marks>(&mut self, pencil: &P) -> Option<&LogicStep> {
+        self.loops
+            .get_or_insert_with(|| {
+                pencil
+                    .uniqueness_holds()
+                    .then(|| uniqueness::easiest(pencil))
+                    .flatten()
+            })
+            .as_ref()
+    }
+
+    /// The easiest BUG step: one search for its rungs.
+    fn grave<P: Marks>(&mut self, pencil: &P) -> Option<&LogicStep> {
+        self.grave
+            .get_or_insert_with(|| {
+                pencil
+                    .uniqueness_holds()
+                    .then(|| grave::easiest(pencil))
+                    .flatten()
+            })
             .as_ref()
     }
 
@@ -130,12 +156,22 @@ fn find_with<P: Trials>(
         TwoStringKite => first(links::two_links(pencil, true, technique)),
         XyWing => first(wings::wings(pencil, false, technique)),
         XyzWing => first(wings::wings(pencil, true, technique)),
-        UniqueRectangle if pencil.uniqueness_holds() => {
-            first(uniqueness::unique_rectangles(pencil))
-        }
-        BugPlusOne if pencil.uniqueness_holds() => uniqueness::bug_plus_one(pencil),
-        UniqueRectangle | BugPlusOne => None,
+        UniqueRectangle | UniqueRectangleType2 | UniqueRectangleType3 | UniqueRectangleType4
+        | UniqueLoop | UniqueLoopType2 | UniqueLoopType3 | UniqueLoopType4 => found
+            .loops(pencil)
+            .filter(|step| step.technique == technique)
+            .cloned(),
+        BugPlusOne | BugType2 | BugType3 | BugType4 => found
+            .grave(pencil)
+            .filter(|step| step.technique == technique)
+            .cloned(),
         AlignedPairExclusion => exclusion::aligned_pair(pencil),
+        // Sudoku Explainer takes the easiest of its chains and this: it
+        // goes first when no cycle or forcing chain rates 7.5 or less.
+        AlignedTripletExclusion => match found.cycles(pencil, stop) {
+            Some(step) if step.rating <= technique.rating() + 1e-9 => None,
+            _ => exclusion::aligned_triplet(pencil),
+        },
         BidirectionalXCycle | BidirectionalYCycle | ForcingXChain | BidirectionalCycle
         | ForcingChain => found
             .cycles(pencil, stop)

@@ -47,6 +47,7 @@ mod cycles;
 mod exclusion;
 mod fish;
 mod forcing;
+mod grave;
 mod hint;
 mod houses;
 mod intersections;

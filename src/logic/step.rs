@@ -73,13 +73,43 @@ pub enum Technique {
     Jellyfish,
     /// Four digits of a unit confined to the same four cells.
     HiddenQuad,
-    /// A rectangle of three {a, b} cells whose fourth would make two solutions.
+    /// A rectangle of {a, b} cells but one, which loses a and b (type 1).
     UniqueRectangle,
-    /// Every cell bivalue but one: the extra candidate of that cell is true.
+    /// A rectangle whose cells with more hold one same digit besides: the
+    /// cells seeing them all lose it.
+    UniqueRectangleType2,
+    /// A rectangle whose two cells with more make a naked or hidden set in a
+    /// house they share.
+    UniqueRectangleType3,
+    /// A rectangle whose two cells with more hold one of a and b between
+    /// them only, in a house they share: neither holds the other.
+    UniqueRectangleType4,
+    /// A loop of six cells or more, each house it enters entered twice, of
+    /// {a, b} cells but one, which loses a and b.
+    UniqueLoop,
+    /// A unique loop's type 2 (see the rectangle's).
+    UniqueLoopType2,
+    /// A unique loop's type 3.
+    UniqueLoopType3,
+    /// A unique loop's type 4.
+    UniqueLoopType4,
+    /// Every cell bivalue and every digit twice in each house but one cell's
+    /// digits: that cell holds one of them (BUG type 1).
     BugPlusOne,
+    /// A BUG whose cells breaking it share their one BUG value: the cells
+    /// seeing them all lose it.
+    BugType2,
+    /// A BUG whose values make a naked set with other cells of a house.
+    BugType3,
+    /// Two BUG cells in one house sharing one other digit: each loses its
+    /// last digit.
+    BugType4,
     /// Two cells whose pairs of digits the bivalue cells seeing both (or
     /// their seeing each other) exclude.
     AlignedPairExclusion,
+    /// Three cells whose choices of digits the cells of two or three digits
+    /// seeing all three (or their seeing each other) exclude.
+    AlignedTripletExclusion,
     /// A loop of one digit's links that holds both ways round.
     BidirectionalXCycle,
     /// A loop of bivalue cells that holds both ways round.
@@ -120,7 +150,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique of the ladder, in the order the solver tries them.
-    pub const LADDER: [Technique; 41] = [
+    pub const LADDER: [Technique; 52] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -144,11 +174,22 @@ impl Technique {
         Technique::XyWing,
         Technique::XyzWing,
         Technique::UniqueRectangle,
+        Technique::UniqueRectangleType2,
+        Technique::UniqueRectangleType3,
+        Technique::UniqueRectangleType4,
+        Technique::UniqueLoop,
+        Technique::UniqueLoopType2,
+        Technique::UniqueLoopType3,
+        Technique::UniqueLoopType4,
         Technique::NakedQuad,
         Technique::Jellyfish,
         Technique::HiddenQuad,
         Technique::BugPlusOne,
+        Technique::BugType2,
+        Technique::BugType4,
+        Technique::BugType3,
         Technique::AlignedPairExclusion,
+        Technique::AlignedTripletExclusion,
         Technique::BidirectionalXCycle,
         Technique::BidirectionalYCycle,
         Technique::ForcingXChain,
@@ -194,9 +235,19 @@ impl Technique {
             Technique::NakedQuad => 5.0,
             Technique::Jellyfish => 5.2,
             Technique::HiddenQuad => 5.4,
-            Technique::UniqueRectangle => 4.5,
+            Technique::UniqueRectangle
+            | Technique::UniqueRectangleType2
+            | Technique::UniqueRectangleType3
+            | Technique::UniqueRectangleType4 => 4.5,
+            Technique::UniqueLoop
+            | Technique::UniqueLoopType2
+            | Technique::UniqueLoopType3
+            | Technique::UniqueLoopType4 => 4.6,
             Technique::BugPlusOne => 5.6,
+            Technique::BugType2 | Technique::BugType4 => 5.7,
+            Technique::BugType3 => 5.8,
             Technique::AlignedPairExclusion => 6.2,
+            Technique::AlignedTripletExclusion => 7.5,
             Technique::BidirectionalXCycle => 6.5,
             Technique::BidirectionalYCycle => 6.5,
             Technique::ForcingXChain => 6.6,
@@ -244,8 +295,19 @@ impl Technique {
             Technique::Jellyfish => "jellyfish",
             Technique::HiddenQuad => "hidden quad",
             Technique::UniqueRectangle => "unique rectangle",
+            Technique::UniqueRectangleType2 => "unique rectangle type 2",
+            Technique::UniqueRectangleType3 => "unique rectangle type 3",
+            Technique::UniqueRectangleType4 => "unique rectangle type 4",
+            Technique::UniqueLoop => "unique loop",
+            Technique::UniqueLoopType2 => "unique loop type 2",
+            Technique::UniqueLoopType3 => "unique loop type 3",
+            Technique::UniqueLoopType4 => "unique loop type 4",
             Technique::BugPlusOne => "bug+1",
+            Technique::BugType2 => "bug type 2",
+            Technique::BugType3 => "bug type 3",
+            Technique::BugType4 => "bug type 4",
             Technique::AlignedPairExclusion => "aligned pair exclusion",
+            Technique::AlignedTripletExclusion => "aligned triplet exclusion",
             Technique::BidirectionalXCycle => "bidirectional x-cycle",
             Technique::BidirectionalYCycle => "bidirectional y-cycle",
             Technique::ForcingXChain => "forcing x-chain",
