@@ -5,6 +5,7 @@
 
 mod common;
 
+use std::collections::BTreeSet;
 use sudokud::board::Board;
 use sudokud::logic::{self, Pencil, Technique};
 use sudokud::solver::{self, Algorithm, Control};
@@ -148,7 +149,7 @@ fn an_x_wing_clears_its_columns_in_the_other_rows() {
 
 /// Explains `take` puzzles of the file, evenly spread over it, and checks each
 /// step against the search's solution; returns how many the ladder solved alone.
-fn check_soundness(file: &str, take: usize) -> (usize, usize) {
+fn check_soundness(file: &str, take: usize, used: &mut BTreeSet<&'static str>) -> (usize, usize) {
     let mut solved = 0;
     let puzzles = common::puzzles(file);
     let every = (puzzles.len() / take.max(1)).max(1);
@@ -162,6 +163,7 @@ fn check_soundness(file: &str, take: usize) -> (usize, usize) {
         let explained = logic::explain(&board);
         let mut pencil = Pencil::new(&board);
         for step in &explained.steps {
+            used.insert(step.technique.name());
             for &(cell, digit) in &step.placements {
                 assert_eq!(solution[cell], digit, "{puzzle}: {step}");
             }
@@ -194,17 +196,36 @@ fn check_soundness(file: &str, take: usize) -> (usize, usize) {
 
 #[test]
 fn every_step_agrees_with_the_solution() {
+    let mut used = BTreeSet::new();
     for (file, take) in [
         ("norvig_top95.txt", 95),
         ("magictour_top1465.txt", 1465),
         ("17_clue.txt", 2000),
         ("euler96_50.txt", 50),
     ] {
-        let (solved, total) = check_soundness(file, take);
+        let (solved, total) = check_soundness(file, take, &mut used);
         eprintln!("{file}: {solved} of {total} solved by the ladder alone");
         if file == "euler96_50.txt" {
             assert_eq!(solved, total, "the Project Euler puzzles need no search");
         }
+    }
+    // The uniqueness and exclusion rungs are reached, and hold, on these sets.
+    for technique in [
+        Technique::UniqueRectangle,
+        Technique::UniqueRectangleType2,
+        Technique::UniqueRectangleType3,
+        Technique::UniqueRectangleType4,
+        Technique::UniqueLoop,
+        Technique::UniqueLoopType2,
+        Technique::UniqueLoopType3,
+        Technique::UniqueLoopType4,
+        Technique::BugPlusOne,
+        Technique::BugType2,
+        Technique::BugType4,
+        Technique::AlignedPairExclusion,
+        Technique::AlignedTripletExclusion,
+    ] {
+        assert!(used.contains(technique.name()), "{technique:?} never used");
     }
 }
 
@@ -336,6 +357,53 @@ fn a_rectangle_over_four_boxes_or_with_two_extra_corners_is_no_unique_rectangle(
     ];
     let step = logic::find(&grid(&one_extra), Technique::UniqueRectangle).unwrap();
     assert_eq!(step.eliminations, [(cell(3, 1), 1), (cell(3, 1), 2)]);
+}
+
+#[test]
+fn a_unique_rectangle_of_type_two_clears_its_extra_digit_from_the_cells_seeing_both() {
+    // {1,2} in r1c1 and r1c2, {1,2,3} in r4c1 and r4c2: one of the two
+    // holds 3, so the rest of row 4 and of box 4 lose it.
+    let pencil = grid(&[
+        (cell(0, 0), "3456789"),
+        (cell(0, 1), "3456789"),
+        (cell(3, 0), "456789"),
+        (cell(3, 1), "456789"),
+    ]);
+    let step = logic::find(&pencil, Technique::UniqueRectangleType2).unwrap();
+    assert_eq!(step.rating, 4.5);
+    let mut expected: Vec<(usize, u8)> = (2..9).map(|col| (cell(3, col), 3)).collect();
+    expected.extend(
+        [4, 5]
+            .iter()
+            .flat_map(|&row| (0..3).map(move |col| (cell(row, col), 3))),
+    );
+    let mut removed = step.eliminations.clone();
+    removed.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(removed, expected);
+}
+
+#[test]
+fn a_unique_rectangle_of_type_four_keeps_the_locked_digit_in_its_extra_corners() {
+    // {1,2} in r1c1 and r1c2, {1,2,3} in r4c1 and {1,2,4} in r4c2, and 1 in
+    // row 4 nowhere else: one of the two holds 1, so neither holds 2.
+    let mut removals = vec![
+        (cell(0, 0), "3456789"),
+        (cell(0, 1), "3456789"),
+        (cell(3, 0), "456789"),
+        (cell(3, 1), "356789"),
+    ];
+    removals.extend((2..9).map(|col| (cell(3, col), "1")));
+    let step = logic::find(&grid(&removals), Technique::UniqueRectangleType4).unwrap();
+    let mut removed = step.eliminations.clone();
+    removed.sort_unstable();
+    assert_eq!(removed, [(cell(3, 0), 2), (cell(3, 1), 2)]);
+    // Without the lock it is no type 4.
+    removals.pop();
+    assert_eq!(
+        logic::find(&grid(&removals), Technique::UniqueRectangleType4),
+        None
+    );
 }
 
 const BUG_PUZZLE: &str =
