@@ -113,6 +113,27 @@ impl Found {
             .as_ref()
     }
 
+    /// The step of `technique` when it is the easiest of its group's one
+    /// search (unique loops, BUG, static chains and cycles, cell and region
+    /// forcing chains).
+    fn easiest<P: Marks>(
+        &mut self,
+        pencil: &P,
+        technique: Technique,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<LogicStep> {
+        use Technique::*;
+        let step = match technique {
+            UniqueRectangle | UniqueRectangleType2 | UniqueRectangleType3
+            | UniqueRectangleType4 | UniqueLoop | UniqueLoopType2 | UniqueLoopType3
+            | UniqueLoopType4 => self.loops(pencil),
+            BugPlusOne | BugType2 | BugType3 | BugType4 => self.grave(pencil),
+            CellForcingChain | RegionForcingChain => self.multiple(pencil, stop),
+            _ => self.cycles(pencil, stop),
+        };
+        step.filter(|step| step.technique == technique).cloned()
+    }
+
     fn hidden_triples<P: Marks>(&mut self, pencil: &P) -> &[LogicStep] {
         self.hidden_triples
             .get_or_insert_with(|| subsets::hidden(pencil, 3, Technique::HiddenTriple))
@@ -157,14 +178,10 @@ fn find_with<P: Trials>(
         XyWing => first(wings::wings(pencil, false, technique)),
         XyzWing => first(wings::wings(pencil, true, technique)),
         UniqueRectangle | UniqueRectangleType2 | UniqueRectangleType3 | UniqueRectangleType4
-        | UniqueLoop | UniqueLoopType2 | UniqueLoopType3 | UniqueLoopType4 => found
-            .loops(pencil)
-            .filter(|step| step.technique == technique)
-            .cloned(),
-        BugPlusOne | BugType2 | BugType3 | BugType4 => found
-            .grave(pencil)
-            .filter(|step| step.technique == technique)
-            .cloned(),
+        | UniqueLoop | UniqueLoopType2 | UniqueLoopType3 | UniqueLoopType4 | BugPlusOne
+        | BugType2 | BugType3 | BugType4 | BidirectionalXCycle | BidirectionalYCycle
+        | ForcingXChain | BidirectionalCycle | ForcingChain | CellForcingChain
+        | RegionForcingChain => found.easiest(pencil, technique, stop),
         AlignedPairExclusion => exclusion::aligned_pair(pencil),
         // Sudoku Explainer takes the easiest of its chains and this: it
         // goes first when no cycle or forcing chain rates 7.5 or less.
@@ -172,16 +189,7 @@ fn find_with<P: Trials>(
             Some(step) if step.rating <= technique.rating() + 1e-9 => None,
             _ => exclusion::aligned_triplet(pencil),
         },
-        BidirectionalXCycle | BidirectionalYCycle | ForcingXChain | BidirectionalCycle
-        | ForcingChain => found
-            .cycles(pencil, stop)
-            .filter(|step| step.technique == technique)
-            .cloned(),
         NishioForcingChain => pencil.contradiction(Depth::OneDigit, technique, stop),
-        CellForcingChain | RegionForcingChain => found
-            .multiple(pencil, stop)
-            .filter(|step| step.technique == technique)
-            .cloned(),
         DynamicForcingChain => pencil.contradiction(Depth::Singles, technique, stop),
         DynamicForcingChainPlus => pencil.contradiction(Depth::Locked, technique, stop),
         NestedForcingChain => pencil.contradiction(Depth::Nested, technique, stop),

@@ -25,17 +25,17 @@
 //! - `rating`: a puzzle's rating, the counts per technique, the level names;
 //! - `hint`: a player's wrong digits and the next step from their position;
 //! - `singles`, `intersections`, `subsets`, `fish`, `links`, `wings`,
-//!   `uniqueness`: the techniques, written over houses so that they hold under
-//!   a variant's (its peers too: a knight's move away, a cage mate); the
-//!   uniqueness ones only where no rule but regions is added;
+//!   `exclusion`, `uniqueness`, `grave`: the techniques, written over houses
+//!   so that they hold under a variant's (its peers too: a knight's move
+//!   away, a cage mate); the uniqueness ones (unique loops, BUG) only where no
+//!   rule but regions is added;
 //! - `cages`, `lines`: the variants' own techniques (cage combinations,
 //!   innies and outies, thermometers, non-consecutive neighbours), which the
 //!   contradiction trials also move by.
 //!
-//! Not yet on the ladder (issue 32 goes on): unique rectangles of types 2 to 6
-//! and unique loops, BUG types 2 to 4, aligned triplet exclusion, dynamic
-//! double forcing chains and assumptions of a candidate's absence, and the
-//! complexity modifiers of larger wings and fish. The contradictions of
+//! Not yet on the ladder: dynamic double forcing chains and assumptions of a
+//! candidate's absence, and the complexity modifiers of larger wings and
+//! fish. The contradictions of
 //! `forcing` and the agreements of `agreement` stand in for SE's dynamic
 //! chains (same tiers, length-rated); a puzzle they cannot crack rates
 //! [`BEYOND_LADDER`].

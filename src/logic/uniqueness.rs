@@ -145,7 +145,7 @@ impl<P: Marks> Walk<'_, P> {
                 let more = candidates & !self.pair;
                 let extras = extra | more;
                 if (more == 0 || extras.count_ones() == 1 || allowed > 0) && self.enter(next) {
-                    self.extend(next, kind, allowed - i32::from(more != 0), extras);
+                    self.extend(next, kind, allowed - (more != 0) as i32, extras);
                     self.leave();
                 }
             }
