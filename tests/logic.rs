@@ -360,6 +360,27 @@ fn a_rectangle_over_four_boxes_or_with_two_extra_corners_is_no_unique_rectangle(
 }
 
 #[test]
+fn a_direct_hidden_pair_places_a_single_of_its_own_house_only() {
+    // 1 and 2 only in r1c1 and r1c2: a hidden pair of row 1, which clears
+    // 3-9 from both. 3 then has one place left in column 1 (r2c1), but that
+    // is another house: no direct hidden pair, as Sudoku Explainer has it.
+    let mut removals: Vec<(usize, &str)> = (2..9).map(|col| (cell(0, col), "12")).collect();
+    removals.extend((2..9).map(|row| (cell(row, 0), "3")));
+    assert!(logic::find(&grid(&removals), Technique::HiddenPair).is_some());
+    assert_eq!(
+        logic::find(&grid(&removals), Technique::DirectHiddenPair),
+        None
+    );
+    // With 9 left in row 1 only at r1c1 to r1c3, the pair's own row gets a
+    // single: r1c3 is 9.
+    for entry in &mut removals[1..7] {
+        entry.1 = "129";
+    }
+    let step = logic::find(&grid(&removals), Technique::DirectHiddenPair).unwrap();
+    assert_eq!(step.placements, [(cell(0, 2), 9)]);
+}
+
+#[test]
 fn a_unique_rectangle_of_type_two_clears_its_extra_digit_from_the_cells_seeing_both() {
     // {1,2} in r1c1 and r1c2, {1,2,3} in r4c1 and r4c2: one of the two
     // holds 3, so the rest of row 4 and of box 4 lose it.

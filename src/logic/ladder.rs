@@ -149,6 +149,8 @@ fn find_with<P: Trials>(
 ) -> Option<LogicStep> {
     use Technique::*;
     let first = |steps: Vec<LogicStep>| steps.into_iter().next();
+    let boxes = |_: &LogicStep, unit: usize| pencil.is_area(unit);
+    let own = |step: &LogicStep, unit: usize| singles::hidden_in(pencil, step, unit);
     match technique {
         FullHouse => singles::full_house(pencil),
         HiddenSingleBox => singles::hidden_single(pencil, true),
@@ -158,10 +160,10 @@ fn find_with<P: Trials>(
         NonConsecutive => lines::non_consecutive(pencil),
         CageCombination => cages::cage_combination(pencil),
         InniesOuties => cages::innies_outies(pencil),
-        DirectPointing => direct(pencil, found.pointing(pencil), technique, true),
-        DirectClaiming => direct(pencil, found.claiming(pencil), technique, true),
-        DirectHiddenPair => direct(pencil, found.hidden_pairs(pencil), technique, false),
-        DirectHiddenTriple => direct(pencil, found.hidden_triples(pencil), technique, false),
+        DirectPointing => direct(pencil, found.pointing(pencil), technique, &boxes),
+        DirectClaiming => direct(pencil, found.claiming(pencil), technique, &boxes),
+        DirectHiddenPair => direct(pencil, found.hidden_pairs(pencil), technique, &own),
+        DirectHiddenTriple => direct(pencil, found.hidden_triples(pencil), technique, &own),
         Pointing => found.pointing(pencil).first().cloned(),
         Claiming => found.claiming(pencil).first().cloned(),
         NakedPair => first(subsets::naked(pencil, 2, technique)),
@@ -199,18 +201,19 @@ fn find_with<P: Trials>(
 }
 
 /// The first of `steps` whose eliminations leave a hidden single in a house
-/// (a box or region when `boxes`), as a step of `technique` that makes them
-/// and places the single.
-/// Pointing and claiming count singles in boxes only: that is what agrees with
-/// Sudoku Explainer's direct forms (measured against `serate`).
+/// that `counts` for the step, as a step of `technique` that makes them and
+/// places the single.
+/// Pointing and claiming count singles in boxes only, hidden sets in the
+/// house they are hidden in only: that is what agrees with Sudoku
+/// Explainer's direct forms (measured against `serate`).
 fn direct<P: Marks>(
     pencil: &P,
     steps: &[LogicStep],
     technique: Technique,
-    boxes: bool,
+    counts: &dyn Fn(&LogicStep, usize) -> bool,
 ) -> Option<LogicStep> {
     steps.iter().find_map(|step| {
-        let single = singles::revealed_single(pencil, step, boxes)?;
+        let single = singles::revealed_single(pencil, step, &|unit| counts(step, unit))?;
         Some(LogicStep {
             technique,
             rating: technique.rating(),

@@ -57,19 +57,19 @@ pub(super) fn full_house<P: Marks>(pencil: &P) -> Option<LogicStep> {
     })
 }
 
-/// The hidden single that `step`'s eliminations leave, if any: a house (a box
-/// or region only when `boxes`) holding an eliminated cell where an
-/// eliminated digit had two places or more and has one.
+/// The hidden single that `step`'s eliminations leave, if any: a house that
+/// `counts`, holding an eliminated cell, where an eliminated digit had two
+/// places or more and has one.
 pub(super) fn revealed_single<P: Marks>(
     pencil: &P,
     step: &LogicStep,
-    boxes: bool,
+    counts: &dyn Fn(usize) -> bool,
 ) -> Option<(usize, u8)> {
     let mut after = pencil.clone();
     for &(cell, digit) in &step.eliminations {
         after.eliminate(cell, digit);
     }
-    for unit in (0..pencil.house_count()).filter(|&unit| !boxes || pencil.is_area(unit)) {
+    for unit in (0..pencil.house_count()).filter(|&unit| counts(unit)) {
         let cells = pencil.house(unit);
         for &(cell, digit) in &step.eliminations {
             if !cells.contains(&(cell as u16)) || pencil.holds(unit, digit) {
@@ -82,4 +82,21 @@ pub(super) fn revealed_single<P: Marks>(
         }
     }
     None
+}
+
+/// True when house `unit` holds every cell of `step`'s pattern, and each of
+/// its digits has no other place there: the house a hidden set is hidden in.
+pub(super) fn hidden_in<P: Marks>(pencil: &P, step: &LogicStep, unit: usize) -> bool {
+    let house = pencil.house(unit);
+    let at = |cell: usize| house.iter().position(|&c| usize::from(c) == cell);
+    let mut places = 0u64;
+    for &(cell, _) in &step.pattern {
+        match at(cell) {
+            Some(position) => places |= 1 << position,
+            None => return false,
+        }
+    }
+    step.pattern
+        .iter()
+        .all(|&(_, digit)| pencil.places(unit, digit) & !places == 0)
 }
