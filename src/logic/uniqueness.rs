@@ -143,6 +143,10 @@ impl<P: Marks> Walk<'_, P> {
                     continue;
                 }
                 let more = candidates & !self.pair;
+                // A loop is found from its first cell of just the two digits.
+                if more == 0 && next < self.path[0] {
+                    continue;
+                }
                 let extras = extra | more;
                 if (more == 0 || extras.count_ones() == 1 || allowed > 0) && self.enter(next) {
                     self.extend(next, kind, allowed - (more != 0) as i32, extras);
