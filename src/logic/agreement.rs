@@ -7,7 +7,7 @@
 //! plus SE's length modifier over the candidates of all its branches' chains
 //! together (and the chains nested in them).
 
-use super::chains::{Move, Replay};
+use super::chains::{Move, Replay, join_links};
 use super::forcing::{Forced, contradiction};
 use super::pencil::{Pencil, UNITS, bit, digits};
 use super::step::{Candidate, Link, LogicStep, Technique};
@@ -68,7 +68,7 @@ fn agreement(
             };
             // A trial that breaks is a contradiction, found before this.
             if let Trial::Held = logged.go_on(usize::MAX) {
-                branches[cell * 9 + usize::from(digit - 1)] = Some(Branch {
+                branches[slot(cell, digit)] = Some(Branch {
                     end: logged.grid().clone(),
                     moves: logged.moves,
                     replay: None,
@@ -80,7 +80,7 @@ fn agreement(
     for group in groups(pencil) {
         if group
             .iter()
-            .any(|&(cell, digit)| branches[cell * 9 + usize::from(digit - 1)].is_none())
+            .any(|&(cell, digit)| branches[slot(cell, digit)].is_none())
         {
             continue;
         }
@@ -126,7 +126,7 @@ fn agreed(
 ) -> Vec<(Candidate, bool)> {
     let ends: Vec<&Pencil> = group
         .iter()
-        .filter_map(|&(cell, digit)| branches[cell * 9 + usize::from(digit - 1)].as_ref())
+        .filter_map(|&(cell, digit)| branches[slot(cell, digit)].as_ref())
         .map(|branch| &branch.end)
         .collect();
     let mut out = Vec::new();
@@ -157,17 +157,13 @@ fn forced(
     let mut links: Vec<Link> = Vec::new();
     let mut nested = 0;
     for &(cell, digit) in group {
-        let Some(branch) = branches[cell * 9 + usize::from(digit - 1)].as_mut() else {
+        let Some(branch) = branches[slot(cell, digit)].as_mut() else {
             continue;
         };
         let replay = branch
             .replay
             .get_or_insert_with(|| Replay::new(pencil, &branch.moves));
-        for link in replay.links_to(target, on) {
-            if !links.contains(&link) {
-                links.push(link);
-            }
-        }
+        join_links(&mut links, replay.links_to(target, on));
         nested += nested_nodes(&branch.moves);
     }
     let mut step = if on {
@@ -181,4 +177,10 @@ fn forced(
     step.links = links;
     rate_by_chain(&mut step, nested);
     step
+}
+
+/// Where candidate (`cell`, `digit`) of a 9x9 grid stands in a table of all
+/// 729.
+fn slot(cell: usize, digit: u8) -> usize {
+    cell * 9 + usize::from(digit - 1)
 }

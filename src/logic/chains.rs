@@ -89,12 +89,18 @@ pub(super) fn contradiction_links<P: Marks>(start: &P, moves: &[Move]) -> Vec<Li
         .partition(|branch| branch.first().map(|link| link.start) == assumption);
     branches.extend(rest);
     let mut links: Vec<Link> = Vec::new();
-    for link in branches.into_iter().flatten() {
+    join_links(&mut links, branches.into_iter().flatten());
+    links
+}
+
+/// Adds to `links` those of `more` it does not hold yet, in their order:
+/// branches that share their start are drawn once.
+pub(super) fn join_links(links: &mut Vec<Link>, more: impl IntoIterator<Item = Link>) {
+    for link in more {
         if !links.contains(&link) {
             links.push(link);
         }
     }
-    links
 }
 
 /// A trial's moves replayed on the grid it started from: the chain to any
