@@ -104,7 +104,7 @@ impl Slots {
 
     /// A free slot, if there is one and nobody is ahead in line (so a new call
     /// never jumps the line).
-    fn try_now(&self) -> Option<Slot> {
+    pub(super) fn try_now(&self) -> Option<Slot> {
         if self.contended() {
             return None;
         }

@@ -28,49 +28,103 @@ pub(super) const INLINE_STEPS: u64 = 2048;
 const SLICE: Duration = Duration::from_micros(100);
 
 impl SudokuSolver {
+    /// A unary solve. When a slot is free and the first slice finishes the search
+    /// (nearly every call), all of it runs in this first poll and the future
+    /// holds no search state; the long way is boxed.
     pub(super) async fn solve_unary(
         &self,
         request: Request<pb::SolveRequest>,
         log: &mut CallLog,
     ) -> Result<Response<pb::SolveResponse>, Status> {
+        match self.unary_first(request, log)? {
+            Unary::Answered(response) => Ok(response),
+            Unary::Later(later) => Box::pin(self.unary_later(later, log)).await,
+        }
+    }
+
+    /// Reads the request and, when a slot is free at once, runs the first slice.
+    fn unary_first(
+        &self,
+        request: Request<pb::SolveRequest>,
+        log: &mut CallLog,
+    ) -> Result<Unary, Status> {
         let deadline = deadline_of(request.metadata());
         let request = request.into_inner();
         let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?;
         let algorithm = puzzle.algorithm(request.algorithm)?;
         log.algorithm(algorithm);
-        let max_steps = self.limits.steps_for(request.max_steps);
-        let mode = Mode::counting(request.check_unique);
-        let (search, outcome) = self
-            .search_once(&puzzle, algorithm, mode, (max_steps, deadline))
-            .await?;
-        if outcome.is_err() {
-            log.steps(search.steps());
-        }
-        self.unary_response(outcome, (algorithm, mode), &puzzle, log)
+        let bounds = (self.limits.steps_for(request.max_steps), deadline);
+        let kind = (algorithm, Mode::counting(request.check_unique));
+        let mut search = puzzle.search(kind.0, kind.1).ok_or_else(solver_failed)?;
+        let held = match self.slots.try_now() {
+            None => None,
+            Some(slot) => match self.first_slice(&mut search, slot, bounds)? {
+                First::Done(outcome) => {
+                    let answer = self.unary_response(outcome, &search, kind, &puzzle, log)?;
+                    return Ok(Unary::Answered(answer));
+                }
+                First::Paused(slot, live) => Some((slot, live)),
+            },
+        };
+        Ok(Unary::Later(Box::new(Later {
+            puzzle,
+            search,
+            kind,
+            bounds,
+            held,
+        })))
     }
 
-    /// One search to its end as `Solve` makes it (and each puzzle of a batch): in
-    /// line for a slot, a first slice on this thread, the rest on the compute
-    /// pool, within `max_steps` and the deadline.
-    pub(super) async fn search_once(
+    /// A unary solve that waits for a slot or outgrew its first slice.
+    async fn unary_later(
         &self,
-        puzzle: &Puzzle,
-        algorithm: Algorithm,
-        mode: Mode,
-        (max_steps, deadline): (u64, Option<Instant>),
-    ) -> Result<(Search, Result<Report, Interrupted>), Status> {
-        let search = puzzle.search(algorithm, mode).ok_or_else(solver_failed)?;
-        self.run_search(search, (max_steps, deadline)).await
+        later: Box<Later>,
+        log: &mut CallLog,
+    ) -> Result<Response<pb::SolveResponse>, Status> {
+        let Later {
+            puzzle,
+            search,
+            kind,
+            bounds,
+            held,
+        } = *later;
+        let (search, outcome) = match held {
+            None => self.run_search(search, bounds).await?,
+            Some(held) => {
+                let job = LongSolve::from(bounds);
+                self.continue_on_pool(search, held, job).await?
+            }
+        };
+        self.unary_response(outcome, &search, kind, &puzzle, log)
     }
 
-    /// A search made by the caller run to its end as [`Self::search_once`]
-    /// runs one.
+    /// A search made by the caller run to its end as `Solve` runs one (and each
+    /// puzzle of a batch): in line for a slot, a first slice on this thread, the
+    /// rest on the compute pool, within `max_steps` and the deadline.
     pub(super) async fn run_search(
         &self,
         mut search: Search,
-        (max_steps, deadline): (u64, Option<Instant>),
+        bounds: (u64, Option<Instant>),
     ) -> Result<(Search, Result<Report, Interrupted>), Status> {
-        let slot = self.slots.admit(deadline).await?;
+        let slot = self.slots.admit(bounds.1).await?;
+        match self.first_slice(&mut search, slot, bounds)? {
+            First::Done(outcome) => Ok((search, outcome)),
+            // Boxed: the long way's state stays out of every call's future.
+            First::Paused(slot, live) => {
+                let job = LongSolve::from(bounds);
+                Box::pin(self.continue_on_pool(search, (slot, live), job)).await
+            }
+        }
+    }
+
+    /// The first slice of a search, on this thread under `slot`: its outcome, or
+    /// the slot and the live count to go on with.
+    fn first_slice(
+        &self,
+        search: &mut Search,
+        slot: Slot,
+        (max_steps, deadline): (u64, Option<Instant>),
+    ) -> Result<First, Status> {
         let live = self.tracker.enter();
         let inline = Control {
             max_steps,
@@ -88,15 +142,8 @@ impl SudokuSolver {
             }))
         };
         match first.map_err(|_| solver_failed())? {
-            Progress::Done(outcome) => Ok((search, outcome)),
-            Progress::Paused => {
-                let job = LongSolve {
-                    max_steps,
-                    deadline,
-                };
-                // Boxed: the long way's state stays out of every call's future.
-                Box::pin(self.continue_on_pool(search, (slot, live), job)).await
-            }
+            Progress::Done(outcome) => Ok(First::Done(outcome)),
+            Progress::Paused => Ok(First::Paused(slot, live)),
         }
     }
 
@@ -177,10 +224,14 @@ impl SudokuSolver {
     fn unary_response(
         &self,
         outcome: Result<Report, Interrupted>,
+        search: &Search,
         (algorithm, mode): (Algorithm, Mode),
         puzzle: &Puzzle,
         log: &mut CallLog,
     ) -> Result<Response<pb::SolveResponse>, Status> {
+        if outcome.is_err() {
+            log.steps(search.steps());
+        }
         match outcome {
             Ok(report) => {
                 log.stats(&report.stats);
@@ -206,4 +257,36 @@ impl SudokuSolver {
 pub(super) struct LongSolve {
     pub(super) max_steps: u64,
     pub(super) deadline: Option<Instant>,
+}
+
+impl From<(u64, Option<Instant>)> for LongSolve {
+    fn from((max_steps, deadline): (u64, Option<Instant>)) -> LongSolve {
+        LongSolve {
+            max_steps,
+            deadline,
+        }
+    }
+}
+
+/// A first slice's outcome: the search's, or the slot and live count it goes on with.
+enum First {
+    Done(Result<Report, Interrupted>),
+    Paused(Slot, LiveSolve),
+}
+
+/// Where a unary solve stands after its first poll.
+enum Unary {
+    Answered(Response<pb::SolveResponse>),
+    Later(Box<Later>),
+}
+
+/// A unary solve that goes on past its first poll, with what its answer needs.
+struct Later {
+    puzzle: Puzzle,
+    search: Search,
+    kind: (Algorithm, Mode),
+    bounds: (u64, Option<Instant>),
+    /// The slot and live count of a search that outgrew its first slice; `None`
+    /// when no slot was free.
+    held: Option<(Slot, LiveSolve)>,
 }
