@@ -98,9 +98,10 @@ impl SudokuSolver {
         self.unary_response(outcome, &search, kind, &puzzle, log)
     }
 
-    /// A search made by the caller run to its end as `Solve` runs one (and each
-    /// puzzle of a batch): in line for a slot, a first slice on this thread, the
-    /// rest on the compute pool, within `max_steps` and the deadline.
+    /// A search made by the caller run to its end as `Solve` runs one (a
+    /// `Solve` that found no slot free, `TrueCandidates`): in line for a slot, a
+    /// first slice on this thread, the rest on the compute pool, within
+    /// `max_steps` and the deadline.
     pub(super) async fn run_search(
         &self,
         mut search: Search,
