@@ -3,6 +3,7 @@
 //! from where it paused on the compute pool, handing its slot over whenever other
 //! work waits for one. Knows nothing of streams.
 
+use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -12,7 +13,7 @@ use tonic::{Request, Response, Status};
 use super::SudokuSolver;
 use super::call::{CallLog, deadline_of, interrupted_status, solver_failed, unavailable};
 use super::compute::StopOnDrop;
-use super::puzzle::Puzzle;
+use super::puzzle::{Givens, Puzzle};
 use super::slots::Slot;
 use super::tracker::LiveSolve;
 use crate::convert;
@@ -55,13 +56,16 @@ impl SudokuSolver {
         log.algorithm(algorithm);
         let bounds = (self.limits.steps_for(request.max_steps), deadline);
         let kind = (algorithm, Mode::counting(request.check_unique));
-        let mut search = puzzle.search(kind.0, kind.1).ok_or_else(solver_failed)?;
+        let mut search = spare_search(&puzzle, kind).ok_or_else(solver_failed)?;
         let held = match self.slots.try_now() {
             None => None,
             Some(slot) => match self.first_slice(&mut search, slot, bounds)? {
                 First::Done(outcome) => {
-                    let answer = self.unary_response(outcome, &search, kind, &puzzle, log)?;
-                    return Ok(Unary::Answered(answer));
+                    let answer = self.unary_response(outcome, &search, kind, &puzzle, log);
+                    if matches!(puzzle.givens, Givens::Classic(_)) {
+                        SPARE.set(Some(search));
+                    }
+                    return answer.map(Unary::Answered);
                 }
                 First::Paused(slot, live) => Some((slot, live)),
             },
@@ -251,6 +255,24 @@ impl SudokuSolver {
             }
         }
     }
+}
+
+thread_local! {
+    /// The search of the last 9x9 Solve this thread answered in its first poll,
+    /// restarted by the next one (as a batch's worker keeps one), so a call does
+    /// not allocate a search's levels anew.
+    static SPARE: Cell<Option<Search>> = const { Cell::new(None) };
+}
+
+/// A search of `puzzle`: this thread's spare restarted on it when the puzzle
+/// is a 9x9 one, else a new one.
+fn spare_search(puzzle: &Puzzle, (algorithm, mode): (Algorithm, Mode)) -> Option<Search> {
+    let Givens::Classic(board) = &puzzle.givens else {
+        return puzzle.search(algorithm, mode);
+    };
+    let mut spare = SPARE.take();
+    Search::reuse(&mut spare, board, algorithm, mode);
+    spare
 }
 
 /// The bounds of a search that goes on past its first slice.
