@@ -62,9 +62,7 @@ impl SudokuSolver {
             Some(slot) => match self.first_slice(&mut search, slot, bounds)? {
                 First::Done(outcome) => {
                     let answer = self.unary_response(outcome, &search, kind, &puzzle, log);
-                    if matches!(puzzle.givens, Givens::Classic(_)) {
-                        SPARE.set(Some(search));
-                    }
+                    keep_spare(&puzzle, search);
                     return answer.map(Unary::Answered);
                 }
                 First::Paused(slot, live) => Some((slot, live)),
@@ -273,6 +271,14 @@ fn spare_search(puzzle: &Puzzle, (algorithm, mode): (Algorithm, Mode)) -> Option
     let mut spare = SPARE.take();
     Search::reuse(&mut spare, board, algorithm, mode);
     spare
+}
+
+/// Keeps a finished search of `puzzle` as this thread's spare when
+/// [`spare_search`] would restart it (9x9 only).
+fn keep_spare(puzzle: &Puzzle, search: Search) {
+    if matches!(puzzle.givens, Givens::Classic(_)) {
+        SPARE.set(Some(search));
+    }
 }
 
 /// The bounds of a search that goes on past its first slice.
