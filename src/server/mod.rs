@@ -16,7 +16,6 @@ use std::future::Future;
 
 use tokio::net::TcpListener;
 use tonic::codec::CompressionEncoding;
-use tonic::service::interceptor::InterceptedService;
 use tonic::service::{Routes, RoutesBuilder};
 use tonic_health::pb::health_server::{Health, HealthServer};
 
@@ -55,7 +54,7 @@ pub async fn run(
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServeError> {
     let cors = web::cors(&transport.cors_allowed_origins).map_err(ServeError::Cors)?;
-    let mut builder = transport.builder()?;
+    let builder = transport.builder()?;
     let (health, health_service) = tonic_health::server::health_reporter();
     health
         .set_serving::<SudokuServiceServer<SudokuSolver>>()
@@ -80,7 +79,8 @@ pub async fn run(
     );
     let max_body = service.limits().max_message_bytes;
     let metrics = service.metrics();
-    let grpc = grpc_routes(service, &transport, health_service)?;
+    let sudoku = sudoku(service, &transport);
+    let grpc = grpc_routes(sudoku.clone(), health_service)?;
     let connect = connect::Connect::new(
         &[
             pb::FILE_DESCRIPTOR_SET,
@@ -100,23 +100,19 @@ pub async fn run(
         transport.dashboard,
     );
     builder
-        .add_routes(Routes::from(web::dispatch(grpc, app, cors)))
+        .layer(web::Front::new(sudoku, app, cors))
+        .add_routes(Routes::from(grpc.fallback(web::not_found)))
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await
         .map_err(ServeError::Transport)
 }
 
-/// The gRPC services: health, reflection, and ours behind its token and its
-/// message limit.
-fn grpc_routes(
-    service: SudokuSolver,
-    transport: &Transport,
-    health: HealthServer<impl Health>,
-) -> Result<axum::Router, ServeError> {
-    let reflection_v1 = reflection().build_v1().map_err(ServeError::Reflection)?;
-    let reflection_v1alpha = reflection()
-        .build_v1alpha()
-        .map_err(ServeError::Reflection)?;
+/// Our service behind its token and its message limit.
+type Sudoku = message_limit::MessageLimit<auth::BearerAuth<SudokuServiceServer<SudokuSolver>>>;
+
+/// `service` as the server serves it: gzip accepted (and sent when asked for),
+/// behind its token and its message limit.
+fn sudoku(service: SudokuSolver, transport: &Transport) -> Sudoku {
     let max_bytes = service.limits().max_message_bytes;
     let mut sudoku = SudokuServiceServer::new(service)
         .max_decoding_message_size(max_bytes)
@@ -124,16 +120,25 @@ fn grpc_routes(
     if transport.compress_responses {
         sudoku = sudoku.send_compressed(CompressionEncoding::Gzip);
     }
-    let authorized = InterceptedService::new(
-        sudoku,
-        auth::BearerAuth::new(transport.bearer_token.as_deref()),
-    );
+    let authorized = auth::BearerAuth::new(sudoku, transport.bearer_token.as_deref());
+    message_limit::MessageLimit::new(authorized, max_bytes)
+}
+
+/// The gRPC services' router: health, reflection, and ours (`sudoku`).
+fn grpc_routes(
+    sudoku: Sudoku,
+    health: HealthServer<impl Health>,
+) -> Result<axum::Router, ServeError> {
+    let reflection_v1 = reflection().build_v1().map_err(ServeError::Reflection)?;
+    let reflection_v1alpha = reflection()
+        .build_v1alpha()
+        .map_err(ServeError::Reflection)?;
     let mut routes = RoutesBuilder::default();
     routes
         .add_service(health)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(message_limit::MessageLimit::new(authorized, max_bytes));
+        .add_service(sudoku);
     Ok(routes.routes().into_axum_router())
 }
 
