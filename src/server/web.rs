@@ -17,7 +17,6 @@ use std::time::Duration;
 use axum::Router;
 use axum::http::{HeaderName, HeaderValue, Method, Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use http_body_util::Either;
 use tonic::server::NamedService;
 use tonic_web::GrpcWebLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
@@ -87,17 +86,15 @@ fn of_service(path: &str, service: &str) -> bool {
 
 type GrpcBody = tonic::body::Body;
 
-/// A response body from our service (`B`) or from any other way in.
-pub(super) type DoorBody<B> = Either<B, GrpcBody>;
-
-impl<S, B, R> tower::Service<Request<GrpcBody>> for Door<S, R>
+impl<S, R> tower::Service<Request<GrpcBody>> for Door<S, R>
 where
-    S: tower::Service<Request<GrpcBody>, Response = Response<B>, Error = Infallible> + NamedService,
+    S: tower::Service<Request<GrpcBody>, Response = Response<GrpcBody>, Error = Infallible>
+        + NamedService,
     S::Future: Unpin,
     R: tower::Service<Request<GrpcBody>, Response = Response<GrpcBody>, Error = Infallible>,
     R::Future: Unpin,
 {
-    type Response = Response<DoorBody<B>>;
+    type Response = Response<GrpcBody>;
     type Error = Infallible;
     type Future = DoorFuture<S::Future, R::Future>;
 
@@ -127,23 +124,20 @@ pub(super) enum DoorFuture<S, R> {
     App(Box<axum::routing::future::RouteFuture<Infallible>>),
 }
 
-impl<S, B, R> Future for DoorFuture<S, R>
+impl<S, R> Future for DoorFuture<S, R>
 where
-    S: Future<Output = Result<Response<B>, Infallible>> + Unpin,
+    S: Future<Output = Result<Response<GrpcBody>, Infallible>> + Unpin,
     R: Future<Output = Result<Response<GrpcBody>, Infallible>> + Unpin,
 {
-    type Output = Result<Response<DoorBody<B>>, Infallible>;
+    type Output = Result<Response<GrpcBody>, Infallible>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let other = |response: Response<GrpcBody>| response.map(Either::Right);
         match self.get_mut() {
-            DoorFuture::Ours(future) => Pin::new(future)
-                .poll(cx)
-                .map_ok(|response| response.map(Either::Left)),
-            DoorFuture::Routes(future) => Pin::new(&mut **future).poll(cx).map_ok(other),
+            DoorFuture::Ours(future) => Pin::new(future).poll(cx),
+            DoorFuture::Routes(future) => Pin::new(&mut **future).poll(cx),
             DoorFuture::App(future) => Pin::new(&mut **future)
                 .poll(cx)
-                .map_ok(|response| other(response.map(GrpcBody::new))),
+                .map_ok(|response| response.map(GrpcBody::new)),
         }
     }
 }
