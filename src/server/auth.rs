@@ -6,12 +6,12 @@
 //! every call apart into a `tonic::Request` and puts it back together, also when
 //! no token is configured; this one reads one header, or nothing.
 
-use std::future::Future;
-use std::pin::Pin;
+use std::future::{Ready, ready};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::http::{Request, Response, header};
+use futures_util::future::Either;
 use tonic::Status;
 use tonic::body::Body;
 use tonic::codegen::Service;
@@ -52,11 +52,11 @@ impl<S: NamedService> NamedService for BearerAuth<S> {
 impl<S, B> Service<Request<B>> for BearerAuth<S>
 where
     S: Service<Request<B>, Response = Response<Body>>,
-    S::Future: Unpin,
 {
     type Response = Response<Body>;
     type Error = S::Error;
-    type Future = Checked<S::Future>;
+    /// The service's answer, or the refusal, ready at once.
+    type Future = Either<S::Future, Ready<Result<Response<Body>, S::Error>>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         self.inner.poll_ready(cx)
@@ -64,35 +64,12 @@ where
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
         if self.admits(&request) {
-            Checked::Admitted(self.inner.call(request))
+            Either::Left(self.inner.call(request))
         } else {
             let status = Status::unauthenticated(
                 "missing or wrong bearer token in the authorization header",
             );
-            Checked::Refused(Some(status.into_http()))
-        }
-    }
-}
-
-/// A call let through to the service, or its refusal.
-pub(super) enum Checked<F> {
-    Admitted(F),
-    /// Taken when polled.
-    Refused(Option<Response<Body>>),
-}
-
-impl<F, E> Future for Checked<F>
-where
-    F: Future<Output = Result<Response<Body>, E>> + Unpin,
-{
-    type Output = Result<Response<Body>, E>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        match self.get_mut() {
-            Checked::Admitted(future) => Pin::new(future).poll(cx),
-            Checked::Refused(response) => Poll::Ready(Ok(response
-                .take()
-                .unwrap_or_else(|| Status::internal("a refused call polled twice").into_http()))),
+            Either::Right(ready(Ok(status.into_http())))
         }
     }
 }
