@@ -5,7 +5,8 @@
 //! the descriptor limit, and at the cap the oldest connection still in its
 //! handshake makes room for the new one (the new one is refused when there is
 //! none); accept errors back off instead of spinning; what is refused is logged,
-//! rate-limited. Knows nothing of gRPC beyond those first bytes.
+//! rate-limited. Every write waits once for the tasks already due (see
+//! `Conn::put_off`). Knows nothing of gRPC beyond those first bytes.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -173,6 +174,7 @@ impl Incoming {
                 closer,
             }),
             registry,
+            writes: Writes::default(),
         }
     }
 }
@@ -226,7 +228,20 @@ pub struct Conn {
     info: TcpConnectInfo,
     handshake: Option<Handshake>,
     registry: Arc<Registry>,
+    writes: Writes,
 }
+
+/// How a connection's writes are put off (see `Conn::put_off`).
+#[derive(Default)]
+struct Writes {
+    /// The write now asked for was put off once already.
+    put_off: bool,
+    /// When a write was last asked for.
+    last: Option<Instant>,
+}
+
+/// A connection that wrote nothing for this long is quiet.
+const QUIET: Duration = Duration::from_micros(500);
 
 /// A connection's handshake under way.
 struct Handshake {
@@ -237,6 +252,30 @@ struct Handshake {
 }
 
 impl Conn {
+    /// Puts the first write after a quiet spell off once, to after the tasks
+    /// already waiting to run (the connection's task wakes itself and answers
+    /// `Pending`): the other streams of this connection that fell due at the same
+    /// time (paced streams, which keep to a common grid) add their frames
+    /// meanwhile, and all go out in one system call instead of one each. A busy
+    /// connection (calls and answers back to back) writes at once. `true` when
+    /// this write is put off.
+    fn put_off(&mut self, cx: &mut Context<'_>) -> bool {
+        let writes = &mut self.writes;
+        if std::mem::take(&mut writes.put_off) {
+            return false;
+        }
+        let now = Instant::now();
+        let quiet = writes
+            .last
+            .is_none_or(|last| now.duration_since(last) >= QUIET);
+        writes.last = Some(now);
+        if quiet {
+            writes.put_off = true;
+            cx.waker().wake_by_ref();
+        }
+        quiet
+    }
+
     /// Ends the watch: the handshake is complete.
     fn handshake_done(&mut self) {
         if let Some(handshake) = self.handshake.take()
@@ -303,7 +342,11 @@ impl AsyncWrite for Conn {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+        let this = self.get_mut();
+        if this.put_off(cx) {
+            return Poll::Pending;
+        }
+        Pin::new(&mut this.stream).poll_write(cx, buf)
     }
 
     fn poll_write_vectored(
@@ -311,7 +354,11 @@ impl AsyncWrite for Conn {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().stream).poll_write_vectored(cx, bufs)
+        let this = self.get_mut();
+        if this.put_off(cx) {
+            return Poll::Pending;
+        }
+        Pin::new(&mut this.stream).poll_write_vectored(cx, bufs)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -347,5 +394,59 @@ impl RateLimited {
         tracing::warn!(held_back = self.held_back, "{message}");
         self.last = Some(now);
         self.held_back = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::task::{Wake, Waker};
+
+    use tokio::io::AsyncReadExt;
+    use tokio_stream::StreamExt;
+
+    use super::*;
+
+    /// Counts its wakes.
+    #[derive(Default)]
+    struct Wakes(AtomicUsize);
+
+    impl Wake for Wakes {
+        fn wake(self: Arc<Self>) {
+            self.wake_by_ref();
+        }
+
+        fn wake_by_ref(self: &Arc<Self>) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    fn write(conn: &mut Conn, cx: &mut Context<'_>, bytes: &[u8]) -> Poll<usize> {
+        Pin::new(conn)
+            .poll_write(cx, bytes)
+            .map(|written| written.unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_write_after_a_quiet_spell_waits_once_and_a_busy_one_goes_at_once() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let metrics = Arc::new(Metrics::new());
+        let mut incoming = Incoming::new(listener, Admission::default(), false, metrics);
+        let mut client = TcpStream::connect(address).await.unwrap();
+        let mut conn = incoming.next().await.unwrap().unwrap();
+        let wakes = Arc::new(Wakes::default());
+        let waker = Waker::from(wakes.clone());
+        let mut cx = Context::from_waker(&waker);
+        // The first write of a connection comes after a quiet spell.
+        assert_eq!(write(&mut conn, &mut cx, b"one"), Poll::Pending);
+        assert_eq!(wakes.0.load(Ordering::Relaxed), 1);
+        assert_eq!(write(&mut conn, &mut cx, b"one"), Poll::Ready(3));
+        // A write asked for later than the last one (as busy as can be) goes at once.
+        conn.writes.last = Some(Instant::now() + Duration::from_secs(3600));
+        assert_eq!(write(&mut conn, &mut cx, b"two"), Poll::Ready(3));
+        assert_eq!(wakes.0.load(Ordering::Relaxed), 1);
+        let mut read = [0; 6];
+        client.read_exact(&mut read).await.unwrap();
+        assert_eq!(&read, b"onetwo");
     }
 }

@@ -230,7 +230,7 @@ impl Steps {
         let mut next_step = tokio::time::Instant::now();
         loop {
             if !self.pace.is_zero() {
-                if let Err(cut) = out.wait_until(next_step).await {
+                if let Err(cut) = out.wait_until(on_grid(next_step, self.pace)).await {
                     return cut.into();
                 }
                 next_step = (next_step + self.pace).max(tokio::time::Instant::now());
@@ -347,6 +347,22 @@ impl Steps {
     }
 }
 
+/// Paced steps fall due on a grid a twentieth of the pace wide (at most 50 ms),
+/// the same for every stream of that pace: the steps of the many streams a
+/// connection carries then go out in one write (see the server's admission), not
+/// one write each. A step is at most a grid's width late; the pace holds on average.
+fn on_grid(due: tokio::time::Instant, pace: Duration) -> tokio::time::Instant {
+    static EPOCH: std::sync::OnceLock<tokio::time::Instant> = std::sync::OnceLock::new();
+    let epoch = *EPOCH.get_or_init(tokio::time::Instant::now);
+    let grid = (pace / 20)
+        .min(Duration::from_millis(50))
+        .as_micros()
+        .max(1);
+    let since = due.saturating_duration_since(epoch).as_micros();
+    let rounded = since.div_ceil(grid) * grid;
+    epoch + Duration::from_micros(u64::try_from(rounded).unwrap_or(u64::MAX))
+}
+
 /// The sink of a stream's search: steps numbered 1, 2, 3, ... gathered into a
 /// batch (those up to `skip`, which a resumed stream's client has, counted only);
 /// asks the search to pause when the batch is full.
@@ -408,4 +424,31 @@ struct StreamEnd {
     call: CallEnd,
     _open: OpenStream,
     _live: LiveSolve,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paced_steps_fall_due_on_a_common_grid_never_early() {
+        let pace = Duration::from_secs(1);
+        let base = on_grid(tokio::time::Instant::now(), pace);
+        let mut seen = Vec::new();
+        for offset_ms in [1, 7, 49, 50, 51, 99] {
+            let due = base + Duration::from_millis(offset_ms);
+            let at = on_grid(due, pace);
+            assert!(
+                at >= due && at - due < Duration::from_millis(50),
+                "{offset_ms}"
+            );
+            assert_eq!(on_grid(at, pace), at, "a grid point is on the grid");
+            seen.push(at - base);
+        }
+        let ms = |ms| Duration::from_millis(ms);
+        assert_eq!(seen, [ms(50), ms(50), ms(50), ms(50), ms(100), ms(100)]);
+        // A short pace gets a fine grid.
+        let due = base + Duration::from_micros(130);
+        assert!(on_grid(due, Duration::from_millis(2)) - due < Duration::from_micros(100));
+    }
 }
