@@ -5,8 +5,9 @@
 //! the descriptor limit, and at the cap the oldest connection still in its
 //! handshake makes room for the new one (the new one is refused when there is
 //! none); accept errors back off instead of spinning; what is refused is logged,
-//! rate-limited. Every write waits once for the tasks already due (see
-//! `Conn::put_off`). Knows nothing of gRPC beyond those first bytes.
+//! rate-limited. A connection's first write after a quiet spell waits once for
+//! the tasks already due (see `Conn::put_off`). Knows nothing of gRPC beyond
+//! those first bytes.
 
 use std::collections::BTreeMap;
 use std::io;
