@@ -2,7 +2,7 @@
 # The dashboards bar measured by an HTTP/2 client nobody here wrote: h2load
 # (Debian nghttp2-client) opens N SolveSteps streams over C connections (M
 # streams each at once), each paced at one step a second and one step a message,
-# every one read to its end; meanwhile `sudokud load --streams 0` makes 20 unary
+# every one read to its end; meanwhile `sudokud load --streams 0` makes 200 unary
 # Solves of forum_hardest_1106 puzzles (propagation, 5 s deadline) one after
 # another. Each stream solves the same almost-full grid (a solution with BLANKS
 # cells blanked), so it sends the same messages: one stream read by curl first,
@@ -14,6 +14,7 @@
 #   bash benches/streams-h2load.sh [N...]   # default: 1000 10000 100000
 #
 # BLANKS=K (default 30) sets how long a stream runs (K steps, K seconds);
+# PROBES=K (default 200) sets how many unary probes are made;
 # BIN=PATH measures that sudokud binary instead of building this tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,7 @@ command -v h2load >/dev/null || { echo "h2load is not installed (apt-get install
 shared=${SHARED:-../shared}
 puzzles="$shared/data/puzzles"
 blanks=${BLANKS:-30}
+probe_count=${PROBES:-200}
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1000 10000 100000)
 [ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud
@@ -95,7 +97,7 @@ for n in "${counts[@]}"; do
   before=$(ticks)
   echo "== $n paced streams, $connections connections, $per_connection streams each"
   "$bin" load --addr "127.0.0.1:$port" --rpc steps --streams 0 --duration 1 \
-    --probes "$puzzles/forum_hardest_1106.txt" --probe-count 20 \
+    --probes "$puzzles/forum_hardest_1106.txt" --probe-count "$probe_count" \
     --probe-algorithm propagation --probe-timeout 5 >"$work/probes.out" 2>&1 &
   probes=$!
   h2load -n "$n" -c "$connections" -m "$per_connection" -t 1 \

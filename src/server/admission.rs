@@ -256,7 +256,7 @@ impl Conn {
     /// Puts the first write after a quiet spell off once, to after the tasks
     /// already waiting to run (the connection's task wakes itself and answers
     /// `Pending`): the other streams of this connection that fell due at the same
-    /// time (paced streams, which keep to a common grid) add their frames
+    /// time (paced streams, which keep to their connection's grid) add their frames
     /// meanwhile, and all go out in one system call instead of one each. A busy
     /// connection (calls and answers back to back) writes at once. `true` when
     /// this write is put off.

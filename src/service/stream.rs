@@ -60,6 +60,7 @@ impl SudokuSolver {
         log: &mut CallLog,
     ) -> Result<Admitted, Status> {
         let deadline = self.stream_deadline(deadline_of(request.metadata()));
+        let phase = grid_phase(request.remote_addr());
         let request = request.into_inner();
         let puzzle = Puzzle::read(&request.puzzle, request.rules.as_ref())?;
         let algorithm = puzzle.algorithm(request.algorithm)?;
@@ -95,6 +96,7 @@ impl SudokuSolver {
             resume_after,
             deadline,
             pace,
+            phase,
             open,
             first_slot,
         })
@@ -142,6 +144,7 @@ impl SudokuSolver {
             algorithm,
             max_steps: admitted.max_steps,
             pace: admitted.pace,
+            phase: admitted.phase,
             slots: self.slots.clone(),
             tracker: self.tracker.clone(),
             shutdown: self.shutdown.clone(),
@@ -166,6 +169,7 @@ struct Admitted {
     resume_after: u64,
     deadline: Option<Instant>,
     pace: Duration,
+    phase: u64,
     open: OpenStream,
     first_slot: Option<Slot>,
 }
@@ -180,6 +184,8 @@ struct Steps {
     max_steps: u64,
     /// Pause between steps; zero for as fast as the client reads.
     pace: Duration,
+    /// Where on the pace's grid this stream's connection falls (see `on_grid`).
+    phase: u64,
     slots: Slots,
     tracker: Tracker,
     shutdown: Shutdown,
@@ -230,7 +236,10 @@ impl Steps {
         let mut next_step = tokio::time::Instant::now();
         loop {
             if !self.pace.is_zero() {
-                if let Err(cut) = out.wait_until(on_grid(next_step, self.pace)).await {
+                if let Err(cut) = out
+                    .wait_until(on_grid(next_step, self.pace, self.phase))
+                    .await
+                {
                     return cut.into();
                 }
                 next_step = (next_step + self.pace).max(tokio::time::Instant::now());
@@ -348,19 +357,38 @@ impl Steps {
 }
 
 /// Paced steps fall due on a grid a twentieth of the pace wide (at most 50 ms),
-/// the same for every stream of that pace: the steps of the many streams a
-/// connection carries then go out in one write (see the server's admission), not
-/// one write each. A step is at most a grid's width late; the pace holds on average.
-fn on_grid(due: tokio::time::Instant, pace: Duration) -> tokio::time::Instant {
+/// the same for every stream of that pace on one connection: the steps of the many
+/// streams a connection carries then go out in one write (see the server's
+/// admission), not one write each. Each connection's grid is shifted by its
+/// `phase`, so that the connections take their turns across the grid's width
+/// rather than all at once, and a unary call waits behind one connection's steps at
+/// most, not everyone's. A step is at most a grid's width late; the pace holds on
+/// average.
+fn on_grid(due: tokio::time::Instant, pace: Duration, phase: u64) -> tokio::time::Instant {
     static EPOCH: std::sync::OnceLock<tokio::time::Instant> = std::sync::OnceLock::new();
     let epoch = *EPOCH.get_or_init(tokio::time::Instant::now);
-    let grid = (pace / 20)
-        .min(Duration::from_millis(50))
-        .as_micros()
-        .max(1);
-    let since = due.saturating_duration_since(epoch).as_micros();
-    let rounded = since.div_ceil(grid) * grid;
-    epoch + Duration::from_micros(u64::try_from(rounded).unwrap_or(u64::MAX))
+    let grid = u64::try_from(
+        (pace / 20)
+            .min(Duration::from_millis(50))
+            .as_micros()
+            .max(1),
+    )
+    .unwrap_or(1);
+    // The grid's points are epoch + phase + k * grid, k >= 0; `lead` moves them to
+    // multiples of the grid.
+    let lead = grid - phase % grid;
+    let since = u64::try_from(due.saturating_duration_since(epoch).as_micros()).unwrap_or(u64::MAX);
+    let point = since.saturating_add(lead).div_ceil(grid) * grid - lead;
+    epoch + Duration::from_micros(point)
+}
+
+/// A connection's phase on the pace grids: its peer's address hashed (0 when the
+/// transport has no address).
+fn grid_phase(peer: Option<std::net::SocketAddr>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    peer.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// The sink of a stream's search: steps numbered 1, 2, 3, ... gathered into a
@@ -431,24 +459,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn paced_steps_fall_due_on_a_common_grid_never_early() {
+    fn paced_steps_fall_due_on_their_connections_grid_never_early() {
         let pace = Duration::from_secs(1);
-        let base = on_grid(tokio::time::Instant::now(), pace);
-        let mut seen = Vec::new();
-        for offset_ms in [1, 7, 49, 50, 51, 99] {
-            let due = base + Duration::from_millis(offset_ms);
-            let at = on_grid(due, pace);
-            assert!(
-                at >= due && at - due < Duration::from_millis(50),
-                "{offset_ms}"
-            );
-            assert_eq!(on_grid(at, pace), at, "a grid point is on the grid");
-            seen.push(at - base);
-        }
         let ms = |ms| Duration::from_millis(ms);
-        assert_eq!(seen, [ms(50), ms(50), ms(50), ms(50), ms(100), ms(100)]);
+        for phase in [0, 1, 20_000, 49_999, u64::MAX] {
+            let base = on_grid(tokio::time::Instant::now(), pace, phase);
+            let mut seen = Vec::new();
+            for offset_ms in [1, 7, 49, 50, 51, 99] {
+                let due = base + ms(offset_ms);
+                let at = on_grid(due, pace, phase);
+                assert!(at >= due && at - due < ms(50), "{phase} {offset_ms}");
+                assert_eq!(on_grid(at, pace, phase), at, "a grid point is on the grid");
+                seen.push(at - base);
+            }
+            assert_eq!(seen, [ms(50), ms(50), ms(50), ms(50), ms(100), ms(100)]);
+            // The phase counts modulo the grid's width (50 ms here).
+            if let Some(next) = phase.checked_add(50_000) {
+                assert_eq!(on_grid(base + ms(3), pace, next), base + ms(50));
+            }
+        }
+        // Another connection's phase shifts its grid by that many microseconds.
+        let base = on_grid(tokio::time::Instant::now(), pace, 0);
+        assert_eq!(on_grid(base + ms(1), pace, 20_000), base + ms(20));
         // A short pace gets a fine grid.
         let due = base + Duration::from_micros(130);
-        assert!(on_grid(due, Duration::from_millis(2)) - due < Duration::from_micros(100));
+        assert!(on_grid(due, ms(2), 7) - due < Duration::from_micros(100));
     }
 }
