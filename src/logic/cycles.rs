@@ -18,7 +18,7 @@
 //! for every shape and under a variant's houses.
 
 use super::marks::{Marks, members as bits};
-use super::net::{Kinds, Net, ROOT, keep_easier, pattern};
+use super::net::{Kinds, Net, ROOT, keep_easier, pattern, rating_with_length};
 use super::step::{Candidate, LogicStep, Technique};
 
 /// The easiest bidirectional cycle or forcing chain on `pencil`, if any; asks
@@ -58,10 +58,13 @@ fn search<P: Marks>(pencil: &P, first: bool, stop: &dyn Fn() -> bool) -> Option<
             if stop() {
                 return None;
             }
+            // What a chain must beat to be kept: a search stops at the length
+            // where nothing it finds could (the first found of equals is kept).
+            let bound = best.as_ref().map(|(step, length)| (step.rating, *length));
             let found = if first {
-                net.forcings(candidate)
+                net.forcings(candidate, None)
             } else {
-                net.from(candidate)
+                net.from(candidate, bound)
             };
             for found in found {
                 keep_easier(&mut best, found);
@@ -90,27 +93,46 @@ impl<P: Marks> Net<'_, P> {
         out
     }
 
-    /// The steps found from `candidate` in this pass, each with its length.
-    fn from(&mut self, candidate: u32) -> Vec<(LogicStep, usize)> {
+    /// The steps found from `candidate` in this pass, each with its length;
+    /// none that `bound` (a rating and a length) beats or equals.
+    fn from(&mut self, candidate: u32, bound: Option<(f64, usize)>) -> Vec<(LogicStep, usize)> {
         let mut found = Vec::new();
-        for end in self.cycles(candidate) {
+        for end in self.cycles(candidate, bound) {
             found.extend(self.cycle_step(end));
         }
         if self.kinds.x {
-            found.extend(self.forcings(candidate));
+            found.extend(self.forcings(candidate, bound));
         }
         found
     }
 
     /// The forcing chains from `candidate` assumed true and assumed false.
-    fn forcings(&mut self, candidate: u32) -> Vec<(LogicStep, usize)> {
+    fn forcings(&mut self, candidate: u32, bound: Option<(f64, usize)>) -> Vec<(LogicStep, usize)> {
         let mut found = Vec::new();
         for start_on in [true, false] {
-            if let Some(end) = self.forcing(candidate, start_on) {
+            if let Some(end) = self.forcing(candidate, start_on, bound) {
                 found.push(self.forcing_step(end));
             }
         }
         found
+    }
+
+    /// The technique of this pass's cycles.
+    fn cycle_technique(&self) -> Technique {
+        match (self.kinds.x, self.kinds.y) {
+            (true, false) => Technique::BidirectionalXCycle,
+            (false, true) => Technique::BidirectionalYCycle,
+            _ => Technique::BidirectionalCycle,
+        }
+    }
+
+    /// The technique of this pass's forcing chains.
+    fn forcing_technique(&self) -> Technique {
+        if self.kinds.y {
+            Technique::ForcingChain
+        } else {
+            Technique::ForcingXChain
+        }
     }
 
     /// The candidates the chain to node `at` passes through false, into `out`.
@@ -129,7 +151,8 @@ impl<P: Marks> Net<'_, P> {
     /// them (each a true `source` whose parents run round the loop). A
     /// candidate's false state may be reached again by another way round (a
     /// loop needs the way that does not pass through it), its true state once.
-    fn cycles(&mut self, source: u32) -> Vec<u32> {
+    /// Stops at the length where a loop of this pass could not beat `bound`.
+    fn cycles(&mut self, source: u32, bound: Option<(f64, usize)>) -> Vec<u32> {
         self.reset();
         let mut ends = Vec::new();
         let root = self.push(source, true, ROOT);
@@ -141,6 +164,10 @@ impl<P: Marks> Net<'_, P> {
         let mut length = 0;
         while !on_queue.is_empty() || !off_queue.is_empty() {
             length += 2;
+            // The loops closed in this round are `length` states long.
+            if beaten(bound, self.cycle_technique(), length) {
+                break;
+            }
             for at in on_queue.drain(..) {
                 self.weak(self.nodes[at as usize].candidate, &mut scratch);
                 self.passed_off(at, &mut passed);
@@ -171,37 +198,45 @@ impl<P: Marks> Net<'_, P> {
     }
 
     /// The shortest chain from `source` assumed true (`start_on`) or false
-    /// to its opposite: the node that ends it.
-    fn forcing(&mut self, source: u32, start_on: bool) -> Option<u32> {
+    /// to its opposite: the node that ends it. Breadth first, a level at a
+    /// time; stops at the length where it could not beat `bound`.
+    fn forcing(&mut self, source: u32, start_on: bool, bound: Option<(f64, usize)>) -> Option<u32> {
         self.reset();
         let root = self.push(source, start_on, ROOT);
-        let mut queue = std::collections::VecDeque::from([root]);
+        let mut level = vec![root];
+        let mut next_level = Vec::new();
         self.mark(root);
         let mut scratch = std::mem::take(&mut self.scratch);
-        while let Some(at) = queue.pop_front() {
-            let node = self.nodes[at as usize];
-            if node.on {
-                self.weak(node.candidate, &mut scratch);
-            } else {
-                self.strong(node.candidate, &mut scratch);
-            }
-            for &next in &scratch {
-                let on = !node.on;
-                if next == source && on != start_on {
-                    self.scratch = scratch;
-                    return Some(self.push(next, on, at));
-                }
-                let seen = if on {
-                    &self.reached_on
+        // A chain ending in the next level has this many states (all distinct).
+        let mut length = 2;
+        while !level.is_empty() && !beaten(bound, self.forcing_technique(), length) {
+            for at in level.drain(..) {
+                let node = self.nodes[at as usize];
+                if node.on {
+                    self.weak(node.candidate, &mut scratch);
                 } else {
-                    &self.reached_off
-                };
-                if seen[next as usize] == ROOT {
-                    let child = self.push(next, on, at);
-                    self.mark(child);
-                    queue.push_back(child);
+                    self.strong(node.candidate, &mut scratch);
+                }
+                for &next in &scratch {
+                    let on = !node.on;
+                    if next == source && on != start_on {
+                        self.scratch = scratch;
+                        return Some(self.push(next, on, at));
+                    }
+                    let seen = if on {
+                        &self.reached_on
+                    } else {
+                        &self.reached_off
+                    };
+                    if seen[next as usize] == ROOT {
+                        let child = self.push(next, on, at);
+                        self.mark(child);
+                        next_level.push(child);
+                    }
                 }
             }
+            std::mem::swap(&mut level, &mut next_level);
+            length += 1;
         }
         self.scratch = scratch;
         None
@@ -232,11 +267,7 @@ impl<P: Marks> Net<'_, P> {
         if eliminations.is_empty() {
             return None;
         }
-        let technique = match (self.kinds.x, self.kinds.y) {
-            (true, false) => Technique::BidirectionalXCycle,
-            (false, true) => Technique::BidirectionalYCycle,
-            _ => Technique::BidirectionalCycle,
-        };
+        let technique = self.cycle_technique();
         let (links, length) = self.links(&chain);
         let mut step = LogicStep::eliminating(technique, pattern(&links), eliminations);
         step.links = links;
@@ -247,11 +278,7 @@ impl<P: Marks> Net<'_, P> {
     /// (true made it false) or placed (false made it true).
     fn forcing_step(&self, end: u32) -> (LogicStep, usize) {
         let chain = self.chain(end);
-        let technique = if self.kinds.y {
-            Technique::ForcingChain
-        } else {
-            Technique::ForcingXChain
-        };
+        let technique = self.forcing_technique();
         let target = self.candidate(chain[0]);
         let (links, length) = self.links(&chain);
         let mut step = if chain[0].on {
@@ -265,4 +292,15 @@ impl<P: Marks> Net<'_, P> {
         step.links = links;
         self.rated(step, length)
     }
+}
+
+/// Whether a chain of `technique`, `length` states long, would be no easier than
+/// `bound`'s (rating, length), so that `keep_easier` would not keep it.
+fn beaten(bound: Option<(f64, usize)>, technique: Technique, length: usize) -> bool {
+    bound.is_some_and(|bound| {
+        (
+            rating_with_length(technique, length.saturating_sub(2)),
+            length,
+        ) >= bound
+    })
 }
