@@ -455,19 +455,23 @@ fn a_malformed_request_or_response_is_an_error_not_a_panic() {
 
 #[test]
 fn a_response_is_read_by_reflection_as_its_answers() {
-    let mut response = pb::SolveBatchResponse::default();
-    for (id, code) in [("x", 0), ("y", 3)] {
-        response.push(&pb::BatchAnswer {
+    // Two chunks' answers, the second appended to the first.
+    let mut chunks = [("x", 0), ("y", 3)].map(|(id, code)| {
+        let mut chunk = pb::SolveBatchResponse::default();
+        chunk.push(&pb::BatchAnswer {
             id: id.into(),
             outcome: Outcome::Solved as i32,
             code,
             ..Default::default()
         });
-    }
+        chunk
+    });
+    let mut response = std::mem::take(&mut chunks[0]);
+    response.append(std::mem::take(&mut chunks[1]));
     assert_eq!(response.len(), 2);
     let decoded = prost_reflect::DynamicMessage::decode(
         message_type("SolveBatchResponse"),
-        response.encoding(),
+        &*response.encoding(),
     )
     .unwrap();
     let json = serde_json::to_value(&decoded).unwrap();

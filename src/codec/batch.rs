@@ -208,10 +208,12 @@ impl Wire for SolveBatchRequest {
     }
 }
 
-/// A `SolveBatchResponse`: its answers' encodings one after another.
+/// A `SolveBatchResponse`: its answers' encodings one after another, in parts
+/// (a worker's chunk each: chunks gathered into one message are moved, not
+/// copied, and written out one after another).
 #[derive(Debug, Clone, Default)]
 pub struct SolveBatchResponse {
-    message: Vec<u8>,
+    parts: Vec<Vec<u8>>,
     answers: usize,
 }
 
@@ -219,20 +221,24 @@ impl SolveBatchResponse {
     /// An empty response with room for `answers` answers of about `bytes` each.
     pub fn with_capacity(answers: usize, bytes: usize) -> SolveBatchResponse {
         SolveBatchResponse {
-            message: Vec::with_capacity(answers * bytes),
+            parts: vec![Vec::with_capacity(answers * bytes)],
             answers: 0,
         }
     }
 
     /// Adds an answer (a `BatchAnswer` message).
     pub fn push(&mut self, answer: &impl Message) {
-        prost::encoding::message::encode(ENTRIES, answer, &mut self.message);
+        if self.parts.is_empty() {
+            self.parts.push(Vec::new());
+        }
+        let last = self.parts.len() - 1;
+        prost::encoding::message::encode(ENTRIES, answer, &mut self.parts[last]);
         self.answers += 1;
     }
 
     /// Adds `other`'s answers after these.
-    pub fn append(&mut self, other: &SolveBatchResponse) {
-        self.message.extend_from_slice(&other.message);
+    pub fn append(&mut self, other: SolveBatchResponse) {
+        self.parts.extend(other.parts);
         self.answers += other.answers;
     }
 
@@ -250,10 +256,12 @@ impl SolveBatchResponse {
     /// decode.
     pub fn answers<M: Message + Default>(&self) -> Result<Vec<M>, String> {
         let mut answers = Vec::with_capacity(self.answers);
-        for_each_entry(&self.message, |_, contents| {
-            answers.push(M::decode(contents).map_err(|error| error.to_string())?);
-            Ok::<_, String>(())
-        })?;
+        for part in &self.parts {
+            for_each_entry(part, |_, contents| {
+                answers.push(M::decode(contents).map_err(|error| error.to_string())?);
+                Ok::<_, String>(())
+            })?;
+        }
         Ok(answers)
     }
 
@@ -265,20 +273,26 @@ impl SolveBatchResponse {
             Ok::<_, Malformed>(())
         })?;
         Ok(SolveBatchResponse {
-            message: message.to_vec(),
+            parts: vec![message.to_vec()],
             answers,
         })
     }
 
     /// The encoding (what the message is on the wire).
-    pub fn encoding(&self) -> &[u8] {
-        &self.message
+    pub fn encoding(&self) -> std::borrow::Cow<'_, [u8]> {
+        match self.parts.as_slice() {
+            [] => std::borrow::Cow::Borrowed(&[]),
+            [one] => std::borrow::Cow::Borrowed(one),
+            parts => std::borrow::Cow::Owned(parts.concat()),
+        }
     }
 }
 
 impl Wire for SolveBatchResponse {
     fn write(&self, out: &mut EncodeBuf<'_>) {
-        out.put_slice(&self.message);
+        for part in &self.parts {
+            out.put_slice(part);
+        }
     }
 
     fn read(src: &mut DecodeBuf<'_>) -> Result<Self, Status> {

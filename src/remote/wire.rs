@@ -312,7 +312,7 @@ mod tests {
         let mut sent = pb::SolveBatchResponse::default();
         sent.push(&answer("4", 0, ""));
         sent.push(&answer("x", 3, "invalid puzzle"));
-        let read = read_answers(Bytes::copy_from_slice(sent.encoding())).unwrap();
+        let read = read_answers(Bytes::copy_from_slice(&sent.encoding())).unwrap();
         let solved = pb::Outcome::Solved as i32;
         let expected = |index, code, error: &str| Answer {
             index,

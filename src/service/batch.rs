@@ -109,7 +109,7 @@ impl SudokuSolver {
             // Chunks are at most CHUNK answers: a message stays within MAX_ANSWERS.
             while batch.len() + CHUNK <= MAX_ANSWERS {
                 match answers.try_recv() {
-                    Ok(more) => batch.append(&more),
+                    Ok(more) => batch.append(more),
                     Err(_) => break,
                 }
             }
