@@ -7,10 +7,12 @@
 # CPU time the hypervisor took away (steal) while the rounds ran.
 #
 #   bash benches/remote.sh            (env: SETS="17_clue forum_hardest_1905_11plus", ROUNDS=5)
+#
+# BIN=PATH measures that sudokud binary instead of building this tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --locked --bin sudokud >/dev/null
-bin=target/release/sudokud
+[ -n "${BIN:-}" ] || cargo build --release --locked --bin sudokud >/dev/null
+bin=${BIN:-target/release/sudokud}
 dir=${SUDOKUD_PUZZLES:-../shared/data/puzzles}
 rounds=${ROUNDS:-5}
 sets=${SETS:-"17_clue forum_hardest_1905_11plus"}
