@@ -20,18 +20,10 @@ sets=${SETS-17_clue magictour_top1465}
 ours=${BIN:-target/release/sudokud}
 python3 -c 'import grpc, grpc_tools' 2>/dev/null || pip install --quiet -r examples/python/requirements.txt
 
-log=$(mktemp)
+. benches/one-slot-server.sh
+start_one_slot_server
 work=$(mktemp -d)
-"$ours" serve --listen 127.0.0.1:0 --max-concurrent-solves 1 2>"$log" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$log" "$work"' EXIT
-address=""
-for _ in $(seq 1 100); do
-  address=$(grep -o 'address=[0-9.:]*' "$log" | head -n1 | cut -d= -f2 || true)
-  [ -n "$address" ] && break
-  sleep 0.1
-done
-[ -n "$address" ] || { echo "the server did not start"; cat "$log"; exit 1; }
+trap 'stop_server; rm -rf "$work"' EXIT
 
 # Seconds (the interpreter's start-up not counted) and steps of Explain calls over
 # the puzzles of file $1, one after another.
@@ -58,15 +50,6 @@ print(took, steps)
 PY
 }
 
-local_seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$ours" explain --threads 1 --finish-by-search "$1" >"$work/local.out"
-  end=$(date +%s.%N)
-  awk -v s="$start" -v e="$end" 'BEGIN { print e - s }'
-}
-
-sum() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
 echo "| set | puzzles | local puzzles/s | service puzzles/s | service / local |"
 echo "|---|---:|---:|---:|---:|"
 for set in $sets; do
@@ -76,7 +59,7 @@ for set in $sets; do
   split -l "$chunk" "$work/set.txt" "$work/part."
   local_total=0 remote_total=0
   for part in "$work"/part.*; do
-    local_total=$(sum "$local_total" "$(local_seconds "$part")")
+    local_total=$(sum "$local_total" "$(seconds "$ours" explain --threads 1 --finish-by-search "$part")")
     read -r took _ < <(explain_calls "$part")
     remote_total=$(sum "$remote_total" "$took")
   done

@@ -22,26 +22,9 @@ command -v qqwing >/dev/null || { apt-get install -y qqwing >/dev/null 2>&1 || s
 cargo build --quiet --release --bin sudokud
 ours=${BIN:-target/release/sudokud}
 
-# Wall-clock seconds of one run.
-seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null
-  end=$(date +%s.%N)
-  awk -v s="$start" -v e="$end" 'BEGIN { print e - s }'
-}
-
-log=$(mktemp)
-"$ours" serve --listen 127.0.0.1:0 --max-concurrent-solves 1 2>"$log" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
-address=""
-for _ in $(seq 1 100); do
-  address=$(grep -o 'address=[0-9.:]*' "$log" | head -n1 | cut -d= -f2 || true)
-  [ -n "$address" ] && break
-  sleep 0.1
-done
-[ -n "$address" ] || { echo "the server did not start"; cat "$log"; exit 1; }
+. benches/one-slot-server.sh
+start_one_slot_server
+trap stop_server EXIT
 
 # Seconds GenerateMany takes for `count` puzzles from `seed` (the client's start-up
 # not counted).
@@ -70,7 +53,6 @@ rounds=${ROUNDS:-5}
 chunk=$((n / rounds))
 n=$((chunk * rounds))
 qq=0 local_run=0 remote=0
-sum() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
 for round in $(seq 0 $((rounds - 1))); do
   seed=$((1 + round * chunk))
   qq=$(sum "$qq" "$(seconds qqwing --generate "$chunk" --one-line)")
