@@ -453,6 +453,44 @@ fn a_malformed_request_or_response_is_an_error_not_a_panic() {
     assert!(pb::SolveBatchResponse::read(&[0x08, 0x01]).is_err());
 }
 
+proptest::proptest! {
+    /// An answer written by hand is byte for byte what prost writes for the
+    /// generated `BatchAnswer` of the same fields (zeros, empty strings, large
+    /// and negative values, stats present or not).
+    #[test]
+    fn a_hand_written_answer_is_the_generated_encoding(
+        id in "\\PC{0,20}",
+        solution in "[0-9.]{0,300}",
+        error in "\\PC{0,200}",
+        (outcome, algorithm) in (proptest::prelude::any::<i32>(), -1..6i32),
+        (solution_count, code) in (0..3u32, proptest::prelude::any::<u32>()),
+        stats in proptest::option::of(proptest::prelude::any::<[u64; 4]>()),
+    ) {
+        use sudokud::codec::{Answer, AnswerStats};
+        let stats = stats.map(|[placements, backtracks, guesses, elapsed_micros]| {
+            AnswerStats { placements, backtracks, guesses, elapsed_micros }
+        });
+        let mut ours = pb::SolveBatchResponse::default();
+        ours.push_answer(&Answer {
+            id: &id, outcome, solution: &solution, solution_count, stats, code,
+            error: &error, algorithm,
+        });
+        let mut theirs = pb::SolveBatchResponse::default();
+        theirs.push(&pb::BatchAnswer {
+            id: id.clone(), outcome, solution: solution.clone(), solution_count,
+            stats: stats.map(|stats| pb::SolveStats {
+                placements: stats.placements,
+                backtracks: stats.backtracks,
+                guesses: stats.guesses,
+                elapsed_micros: stats.elapsed_micros,
+            }),
+            code, error: error.clone(), algorithm,
+        });
+        proptest::prop_assert_eq!(ours.encoding(), theirs.encoding());
+        proptest::prop_assert_eq!(ours.len(), 1);
+    }
+}
+
 #[test]
 fn a_response_is_read_by_reflection_as_its_answers() {
     // Two chunks' answers, the second appended to the first.

@@ -3,7 +3,7 @@
 //! puzzles are read where they lie in the message: an id and a puzzle text are
 //! slices of it, not copies, and a request split into chunks shares its bytes.
 //! A response is its answers' encodings one after another, each written once
-//! by whoever made the answer. Both write and read the same bytes as the
+//! by whoever made the answer (the server's by hand, `answer`). Both write and read the same bytes as the
 //! generated types would (checked against them in the tests). Knows nothing of
 //! what the fields mean.
 
@@ -15,6 +15,7 @@ use prost::encoding::WireType;
 use tonic::Status;
 use tonic::codec::{DecodeBuf, EncodeBuf};
 
+use super::answer::Answer;
 use super::fields::{Malformed, read_key, read_length_delimited, read_varint, skip};
 use super::wire::Wire;
 
@@ -228,12 +229,24 @@ impl SolveBatchResponse {
 
     /// Adds an answer (a `BatchAnswer` message).
     pub fn push(&mut self, answer: &impl Message) {
+        prost::encoding::message::encode(ENTRIES, answer, self.last_part());
+        self.answers += 1;
+    }
+
+    /// Adds an answer given by its fields, written by hand (the server's way:
+    /// the same bytes as [`SolveBatchResponse::push`] of the generated type).
+    pub fn push_answer(&mut self, answer: &Answer<'_>) {
+        answer.write_entry(ENTRIES as u8, self.last_part());
+        self.answers += 1;
+    }
+
+    /// The part answers are added to.
+    fn last_part(&mut self) -> &mut Vec<u8> {
         if self.parts.is_empty() {
             self.parts.push(Vec::new());
         }
         let last = self.parts.len() - 1;
-        prost::encoding::message::encode(ENTRIES, answer, &mut self.parts[last]);
-        self.answers += 1;
+        &mut self.parts[last]
     }
 
     /// Adds `other`'s answers after these.

@@ -9,17 +9,20 @@
 //!
 //! - `wire`: how a message is written and read (prost's, or its own code);
 //! - `fields`: reading a field in place (key, varint, slice, skip);
-//! - `batch`: `SolveBatchRequest` and `SolveBatchResponse`.
+//! - `batch`: `SolveBatchRequest` and `SolveBatchResponse`;
+//! - `answer`: a `BatchAnswer` written by hand, field by field.
 
 use std::marker::PhantomData;
 
 use tonic::Status;
 use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 
+mod answer;
 mod batch;
 pub mod fields;
 mod wire;
 
+pub use answer::{Answer, AnswerStats};
 pub use batch::{BatchItem, SolveBatchRequest, SolveBatchResponse};
 pub use wire::Wire;
 

@@ -24,10 +24,10 @@ use super::slots::Slot;
 use super::tracker::{Computing, LiveSolve};
 use super::unary::LongSolve;
 use super::{Readiness, SudokuSolver};
-use crate::codec::{BatchItem, SolveBatchRequest, SolveBatchResponse};
+use crate::codec::{Answer, AnswerStats, BatchItem, SolveBatchRequest, SolveBatchResponse};
 use crate::convert;
 use crate::pb;
-use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Progress, Report, Search};
+use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Report, Search};
 
 /// The response stream of a batch call.
 pub type BatchStream = super::outlet::Replies<SolveBatchResponse>;
@@ -160,7 +160,7 @@ impl SudokuSolver {
         answered: &mpsc::Sender<SolveBatchResponse>,
         deadline: Option<Instant>,
     ) {
-        let mut reused = (None, pb::BatchAnswer::default());
+        let mut reused = (None, Texts::default());
         loop {
             let next = queue.lock().await.recv().await;
             let Some(chunk) = next else { return };
@@ -176,43 +176,52 @@ impl SudokuSolver {
     /// its slot taking turns there). After each turn's worth of puzzles the task
     /// yields, and the slot goes back when other work waits. The chunk's search
     /// times go into the metrics together. Each answer is written into the
-    /// response through the worker's one `BatchAnswer` (its strings keep their
-    /// room from puzzle to puzzle).
+    /// response from the worker's one set of strings (they keep their room
+    /// from puzzle to puzzle).
     async fn answer_chunk(
         &self,
         chunk: &SolveBatchRequest,
         deadline: Option<Instant>,
-        (reused, answer): &mut (Option<Search>, pb::BatchAnswer),
+        (reused, texts): &mut (Option<Search>, Texts),
     ) -> SolveBatchResponse {
         let mut answers = SolveBatchResponse::with_capacity(chunk.len(), ANSWER_BYTES);
         let mut timings = Vec::with_capacity(chunk.len());
         let mut turn = None;
         for item in chunk.puzzles() {
-            let id_read = write_id(&mut answer.id, item.id);
+            let id_read = write_id(&mut texts.id, item.id);
             let prepared = match prepare(&item, id_read, &self.limits) {
                 Ok(prepared) => prepared,
                 Err(status) => {
-                    answers.push(failed(answer, &status));
+                    answers.push_answer(&failed(texts, &status));
                     continue;
                 }
             };
-            let current = match turn.take() {
+            let mut current = match turn.take() {
                 Some(current) => current,
                 None => match self.slots.admit(deadline).await {
                     Ok(slot) => Turn::start(self, (slot, self.tracker.enter())),
                     Err(status) => {
-                        answers.push(failed(answer, &status));
+                        answers.push_answer(&failed(texts, &status));
                         continue;
                     }
                 },
             };
-            let (outcome, back) = self.solve_one(&prepared, current, deadline, reused).await;
+            let outcome = match self.run_here(&prepared, &mut current, deadline, reused) {
+                Ran::Over(outcome) => {
+                    turn = Some(current);
+                    Ok(outcome)
+                }
+                Ran::Failed => Err(solver_failed()),
+                Ran::Paused => {
+                    let job = (prepared.3, deadline).into();
+                    self.finish_on_pool(reused, current, job).await
+                }
+            };
             let (ref puzzle, algorithm, mode, _) = prepared;
             if let Ok(Ok(report)) = &outcome {
                 timings.push((algorithm.name(), report.stats.elapsed));
             }
-            answers.push(self.answered(answer, outcome, (algorithm, mode), puzzle));
-            turn = back;
+            answers.push_answer(&self.answered(texts, &outcome, (algorithm, mode), puzzle));
             if let Some(over) = turn.take_if(|current| current.used >= FAIR_TURN) {
                 // A turn is over: the runtime's other tasks run, and the slot goes
                 // to whoever waits for one.
@@ -226,16 +235,15 @@ impl SudokuSolver {
         answers
     }
 
-    /// One puzzle in `turn`: here until the turn's time is up, then on the
-    /// compute pool. The turn comes back when the puzzle finished in it (the
-    /// pool's turns use the slot up).
-    async fn solve_one(
+    /// Runs one puzzle in `turn`, here, until the turn's time is up. The
+    /// search is the worker's `reused` one for a 9x9 puzzle (restarted on it).
+    fn run_here(
         &self,
         &(ref puzzle, algorithm, mode, max_steps): &Prepared,
-        mut turn: Turn,
+        turn: &mut Turn,
         deadline: Option<Instant>,
         reused: &mut Option<Search>,
-    ) -> (Solved, Option<Turn>) {
+    ) -> Ran {
         let control = Control {
             max_steps,
             stop: None,
@@ -252,66 +260,79 @@ impl SudokuSolver {
             Givens::Classic(board) => Search::reuse(reused, board, algorithm, mode),
             Givens::Sized(_) | Givens::Constrained(..) => match puzzle.search(algorithm, mode) {
                 Some(search) => reused.insert(search),
-                None => return (Err(solver_failed()), None),
+                None => return Ran::Failed,
             },
         };
-        let progress = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            search.run(&control, &mut NoEvents)
+        let advanced = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            search.run_once(&control, &mut NoEvents)
         }));
-        match progress {
-            Err(_) => (Err(solver_failed()), None),
-            Ok(Progress::Done(outcome)) => {
+        match advanced {
+            Err(_) => Ran::Failed,
+            Ok(None) => Ran::Paused,
+            Ok(Some(outcome)) => {
                 turn.used = match &outcome {
                     Ok(report) => turn.used + report.stats.elapsed,
                     Err(_) => turn.started.elapsed(),
                 };
-                (Ok(outcome), Some(turn))
-            }
-            Ok(Progress::Paused) => {
-                let search = reused.take().expect("the search just run");
-                let job = LongSolve {
-                    max_steps,
-                    deadline,
-                };
-                let outcome = self.continue_on_pool(search, turn.end(), job).await;
-                let outcome = outcome.map(|(search, outcome)| {
-                    *reused = Some(search);
-                    outcome
-                });
-                (outcome, None)
+                Ran::Over(outcome)
             }
         }
     }
 
-    /// `answer` (its id written) filled in for a search's outcome, as `Solve`
+    /// Goes on with the worker's paused search on the compute pool, in
+    /// slices; the turn's slot goes with it (the pool's turns use it up).
+    async fn finish_on_pool(
+        &self,
+        reused: &mut Option<Search>,
+        turn: Turn,
+        job: LongSolve,
+    ) -> Solved {
+        let search = reused.take().expect("the search just run");
+        let outcome = self.continue_on_pool(search, turn.end(), job).await;
+        outcome.map(|(search, outcome)| {
+            *reused = Some(search);
+            outcome
+        })
+    }
+
+    /// The answer for a search's outcome (the id in `texts`), as `Solve`
     /// would answer.
     fn answered<'a>(
         &self,
-        answer: &'a mut pb::BatchAnswer,
-        outcome: Solved,
+        texts: &'a mut Texts,
+        outcome: &Solved,
         (algorithm, mode): (Algorithm, Mode),
         puzzle: &Puzzle,
-    ) -> &'a pb::BatchAnswer {
+    ) -> Answer<'a> {
         let report = match outcome {
             Ok(Ok(report)) => report,
             Ok(Err(interrupted)) => {
                 if matches!(interrupted, Interrupted::StepLimit { .. }) {
                     self.tracker.metrics.rejected("max_steps");
                 }
-                return failed(answer, &interrupted_status(interrupted, &self.shutdown));
+                return failed(texts, &interrupted_status(*interrupted, &self.shutdown));
             }
-            Err(status) => return failed(answer, &status),
+            Err(status) => return failed(texts, status),
         };
-        let solved = convert::solve_response(&report, algorithm, mode, String::new());
-        answer.solution.clear();
-        puzzle.write_solution(&report, &mut answer.solution);
-        answer.outcome = solved.outcome;
-        answer.solution_count = solved.solution_count;
-        answer.stats = solved.stats;
-        answer.algorithm = solved.algorithm;
-        answer.code = 0;
-        answer.error.clear();
-        answer
+        let solved = convert::solve_response(report, algorithm, mode, String::new());
+        texts.solution.clear();
+        puzzle.write_solution(report, &mut texts.solution);
+        let stats = solved.stats.map(|stats| AnswerStats {
+            placements: stats.placements,
+            backtracks: stats.backtracks,
+            guesses: stats.guesses,
+            elapsed_micros: stats.elapsed_micros,
+        });
+        Answer {
+            id: &texts.id,
+            outcome: solved.outcome,
+            solution: &texts.solution,
+            solution_count: solved.solution_count,
+            stats,
+            code: 0,
+            error: "",
+            algorithm: solved.algorithm,
+        }
     }
 }
 
@@ -339,6 +360,16 @@ impl Turn {
     fn end(self) -> (Slot, LiveSolve) {
         self.held
     }
+}
+
+/// How a puzzle's run in a worker's turn ended.
+enum Ran {
+    /// The search is over: its answer, or why it ended without one.
+    Over(Result<Report, Interrupted>),
+    /// It needs more than the turn: it goes on on the compute pool.
+    Paused,
+    /// The search could not be made, or it panicked.
+    Failed,
 }
 
 /// A puzzle checked: the puzzle, its algorithm, mode and step cap.
@@ -387,18 +418,26 @@ fn write_id(out: &mut String, id: &[u8]) -> bool {
     }
 }
 
-/// `answer` (its id written) filled in for a puzzle `Solve` would have failed
+/// The answer for a puzzle (the id in `texts`) `Solve` would have failed
 /// with `status`.
-fn failed<'a>(answer: &'a mut pb::BatchAnswer, status: &Status) -> &'a pb::BatchAnswer {
-    answer.outcome = 0;
-    answer.solution.clear();
-    answer.solution_count = 0;
-    answer.stats = None;
-    answer.algorithm = 0;
-    answer.code = status.code() as u32;
-    answer.error.clear();
-    answer.error.push_str(status.message());
-    answer
+fn failed<'a>(texts: &'a mut Texts, status: &Status) -> Answer<'a> {
+    texts.error.clear();
+    texts.error.push_str(status.message());
+    Answer {
+        id: &texts.id,
+        code: status.code() as u32,
+        error: &texts.error,
+        ..Answer::default()
+    }
+}
+
+/// A worker's strings, kept from puzzle to puzzle: the id as the request gave
+/// it, the solution as the request wrote its puzzle, and an error's message.
+#[derive(Default)]
+struct Texts {
+    id: String,
+    solution: String,
+    error: String,
 }
 
 /// Reads the request messages' puzzles into the queue until the client is done

@@ -37,8 +37,9 @@ pub(super) struct Puzzle {
     /// it always was).
     notation: Option<Notation>,
     form: Form,
-    /// The request's rules, to be given back with the shape filled in.
-    rules: Option<pb::Rules>,
+    /// The request's rules, to be given back with the shape filled in (boxed:
+    /// a puzzle without rules, the most common, moves a pointer's worth).
+    rules: Option<Box<pb::Rules>>,
     /// The board of the request's f-puzzles link, to give answers back as one.
     board: Option<Arc<serde_json::Value>>,
 }
@@ -78,11 +79,13 @@ impl Puzzle {
             }
         };
         let shape = notation.shape();
-        let rules = rules.map(|rules| pb::Rules {
-            box_rows: shape.box_rows() as u32,
-            box_cols: shape.box_cols() as u32,
-            symbols: notation.symbols(),
-            ..rules.clone()
+        let rules = rules.map(|rules| {
+            Box::new(pb::Rules {
+                box_rows: shape.box_rows() as u32,
+                box_cols: shape.box_cols() as u32,
+                symbols: notation.symbols(),
+                ..rules.clone()
+            })
         });
         Ok(Puzzle {
             givens,
@@ -215,7 +218,7 @@ impl Puzzle {
     /// The request's rules with the shape and symbols filled in; `None` for a
     /// request without rules.
     pub(super) fn rules(&self) -> Option<pb::Rules> {
-        self.rules.clone()
+        self.rules.as_deref().cloned()
     }
 }
 

@@ -207,6 +207,17 @@ impl Search {
         }
     }
 
+    /// [`Search::run`] for whoever takes the answer once and runs this search
+    /// no further (until it restarts on another puzzle): the answer is moved
+    /// out, not kept for a later run. `None`: paused, run again to go on.
+    pub fn run_once<S: Sink>(
+        &mut self,
+        control: &Control<'_>,
+        sink: &mut S,
+    ) -> Option<Result<Report, Interrupted>> {
+        self.advance(control, sink)
+    }
+
     /// Runs the search to its end, going on through every pause the sink asks for.
     pub fn finish<S: Sink>(
         &mut self,
