@@ -254,6 +254,21 @@ const fn cell_value_or_bad(byte: u8) -> (u8, u8) {
     (digit & blank.wrapping_sub(1), (digit > 9) as u8 & !blank)
 }
 
+/// The cells of exactly 81 cell characters and nothing else, the common case:
+/// all bytes in one branch-free pass (it vectorizes), checked once at the end.
+#[inline]
+fn exact_cells(bytes: &[u8]) -> Option<[u8; CELLS]> {
+    let bytes = <&[u8; CELLS]>::try_from(bytes).ok()?;
+    let mut cells = [0u8; CELLS];
+    let mut bad = 0u8;
+    for index in 0..CELLS {
+        let (value, not_a_cell) = cell_value_or_bad(bytes[index]);
+        cells[index] = value;
+        bad |= not_a_cell;
+    }
+    (bad == 0).then_some(cells)
+}
+
 impl Board {
     /// Parses puzzle text: 81 cells row-major, `1`-`9` givens, `.` `0` `_` empty;
     /// whitespace and the grid characters `|`, `-`, `+` are skipped.
@@ -261,25 +276,22 @@ impl Board {
         Board::checked(Board::parse_cells(text)?)
     }
 
+    /// [`Board::parse`] of the common case, exactly 81 cell characters and
+    /// nothing else, read from bytes not yet checked as UTF-8 (such bytes are
+    /// ASCII): `None` for any other bytes, which [`Board::parse`] reads from
+    /// their text or names what is wrong.
+    pub fn parse_exact(bytes: &[u8]) -> Option<Result<Board, PuzzleError>> {
+        exact_cells(bytes).map(Board::checked)
+    }
+
     /// The cells of puzzle text, as [`Board::parse`] reads them, without the
     /// check for conflicts (a player's position may hold wrong digits).
     #[inline]
     pub fn parse_cells(text: &str) -> Result<[u8; CELLS], PuzzleError> {
-        let mut cells = [0u8; CELLS];
-        // The common case, 81 cell characters and nothing else: all bytes in one
-        // branch-free pass (it vectorizes), checked once at the end.
-        if let Ok(bytes) = <&[u8; CELLS]>::try_from(text.as_bytes()) {
-            let mut bad = 0u8;
-            for index in 0..CELLS {
-                let (value, not_a_cell) = cell_value_or_bad(bytes[index]);
-                cells[index] = value;
-                bad |= not_a_cell;
-            }
-            if bad == 0 {
-                return Ok(cells);
-            }
-            cells = [0; CELLS];
+        if let Some(cells) = exact_cells(text.as_bytes()) {
+            return Ok(cells);
         }
+        let mut cells = [0u8; CELLS];
         let mut count = 0usize;
         for (index, character) in text.chars().enumerate() {
             let value = match u8::try_from(character).ok().and_then(cell_value) {
@@ -309,6 +321,41 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+        /// Bytes read without a UTF-8 check give what the text's parse gives,
+        /// or are left to it: 81 of them from cell characters, a clash,
+        /// separators, and bytes that are no UTF-8.
+        #[test]
+        fn exact_bytes_parse_as_their_text_does(
+            picks in proptest::collection::vec(0..200usize, 81),
+        ) {
+            // Mostly blanks, a few givens (so some boards clash and some do
+            // not), now and then a separator or bytes that are no UTF-8.
+            const OTHERS: [&[u8]; 6] = [b" ", b"|", b"a", "\u{e9}".as_bytes(), b"\xff", b"\n"];
+            const CELLS_: [&[u8]; 12] = [
+                b"1", b"2", b"3", b"4", b"5", b"6", b"7", b"8", b"9", b"0", b"_", b".",
+            ];
+            let byte = |pick: usize| match pick {
+                0..6 => OTHERS[pick],
+                6..18 => CELLS_[pick - 6],
+                _ => b".",
+            };
+            let bytes: Vec<u8> = picks.iter().flat_map(|&pick| byte(pick)).copied().collect();
+            let exact = Board::parse_exact(&bytes);
+            match std::str::from_utf8(&bytes) {
+                Ok(text) if exact.is_some() => {
+                    proptest::prop_assert_eq!(exact, Some(Board::parse(text)));
+                }
+                Ok(text) => proptest::prop_assert!(
+                    bytes.len() != CELLS || Board::parse(text).is_err(),
+                    "{text:?} left to the text's parse, which reads it"
+                ),
+                Err(_) => proptest::prop_assert!(exact.is_none()),
+            }
+        }
+    }
 
     /// `puzzle_lines` splits as `str::lines` does (CRLF too, no empty last line),
     /// numbers lines from 1, trims them and skips blanks and comments.

@@ -30,16 +30,34 @@ impl Cursor for Bytes {
 }
 
 /// The next field's number and wire type.
+#[inline(always)]
 pub fn read_key(message: &mut impl Cursor) -> Result<(u32, WireType), Malformed> {
+    // Fields 1 to 15 have one-byte keys: read here, without a call.
+    if let Some(&byte) = message.chunk().first()
+        && (8..0x80).contains(&byte)
+        && let Ok(wire_type) = WireType::try_from(u64::from(byte & 7))
+    {
+        message.advance(1);
+        return Ok((u32::from(byte >> 3), wire_type));
+    }
     decode_key(message).map_err(|_| "a malformed field key")
 }
 
 /// The next varint.
+#[inline(always)]
 pub fn read_varint(message: &mut impl Cursor) -> Result<u64, Malformed> {
+    // Values under 128 (most lengths and flags here) take one byte.
+    if let Some(&byte) = message.chunk().first()
+        && byte < 0x80
+    {
+        message.advance(1);
+        return Ok(u64::from(byte));
+    }
     decode_varint(message).map_err(|_| "a malformed varint")
 }
 
 /// The next length-delimited field's contents, a slice of `message`.
+#[inline(always)]
 pub fn read_length_delimited<C: Cursor>(message: &mut C) -> Result<C, Malformed> {
     let length = read_varint(message)?;
     match usize::try_from(length) {
@@ -62,4 +80,31 @@ pub fn skip(wire_type: WireType, message: &mut impl Cursor) -> Result<(), Malfor
     }
     message.advance(length);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// Keys and varints read as prost reads them (the one-byte fast paths
+        /// included), and an error where prost finds one.
+        #[test]
+        fn keys_and_varints_read_as_prost_reads_them(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..12),
+        ) {
+            let (mut ours, mut theirs) = (&bytes[..], &bytes[..]);
+            let key = read_key(&mut ours).ok();
+            proptest::prop_assert_eq!(key, decode_key(&mut theirs).ok());
+            if key.is_some() {
+                proptest::prop_assert_eq!(ours.len(), theirs.len());
+            }
+            let (mut ours, mut theirs) = (&bytes[..], &bytes[..]);
+            let varint = read_varint(&mut ours).ok();
+            proptest::prop_assert_eq!(varint, decode_varint(&mut theirs).ok());
+            if varint.is_some() {
+                proptest::prop_assert_eq!(ours.len(), theirs.len());
+            }
+        }
+    }
 }

@@ -388,6 +388,21 @@ fn prepare(
     if !id_read {
         return Err(Status::invalid_argument("id: not UTF-8 text"));
     }
+    let exact = match item.rules {
+        None => Puzzle::read_exact(item.puzzle),
+        Some(_) => None,
+    };
+    let read = match exact {
+        Some(read) => read?,
+        None => read_puzzle(item)?,
+    };
+    let algorithm = read.algorithm(item.algorithm)?;
+    let mode = Mode::counting(item.check_unique);
+    Ok((read, algorithm, mode, limits.steps_for(item.max_steps)))
+}
+
+/// A puzzle's text and rules read as `Solve` reads them.
+fn read_puzzle(item: &BatchItem<'_>) -> Result<Puzzle, Status> {
     let text = std::str::from_utf8(item.puzzle)
         .map_err(|_| Status::invalid_argument("puzzle: not UTF-8 text"))?;
     let rules = match item.rules {
@@ -396,10 +411,7 @@ fn prepare(
             Status::invalid_argument(format!("rules: not a Rules message ({error})"))
         })?),
     };
-    let read = Puzzle::read(text, rules.as_ref())?;
-    let algorithm = read.algorithm(item.algorithm)?;
-    let mode = Mode::counting(item.check_unique);
-    Ok((read, algorithm, mode, limits.steps_for(item.max_steps)))
+    Puzzle::read(text, rules.as_ref())
 }
 
 /// Writes a puzzle's id into `out`, as it came, and says whether it was

@@ -54,13 +54,7 @@ impl Puzzle {
             None => (text, rules),
         };
         let Some(read) = rules::read(rules)? else {
-            return Ok(Puzzle {
-                givens: Givens::Classic(parse_puzzle(text)?),
-                notation: None,
-                form: Form::Symbols,
-                rules: None,
-                board: None,
-            });
+            return Ok(Puzzle::classic(parse_puzzle(text)?));
         };
         if text.trim().is_empty() {
             return Err(parse_puzzle(text)
@@ -94,6 +88,30 @@ impl Puzzle {
             rules,
             board: imported.map(|imported| Arc::new(imported.board)),
         })
+    }
+
+    /// A puzzle without rules given as exactly 81 cell characters, the common
+    /// case of a batch, read from its bytes before any UTF-8 check (they are
+    /// ASCII): as [`Puzzle::read`] reads it. `None` for any other bytes, for
+    /// `Puzzle::read` to read (or to name what is wrong).
+    pub(super) fn read_exact(bytes: &[u8]) -> Option<Result<Puzzle, Status>> {
+        let board = Board::parse_exact(bytes)?;
+        Some(
+            board
+                .map(Puzzle::classic)
+                .map_err(|error| puzzle_status(&error)),
+        )
+    }
+
+    /// A 9x9 puzzle without rules: its text written back as it always was.
+    fn classic(board: Board) -> Puzzle {
+        Puzzle {
+            givens: Givens::Classic(board),
+            notation: None,
+            form: Form::Symbols,
+            rules: None,
+            board: None,
+        }
     }
 
     /// The variant's layout, when the rules add any.
