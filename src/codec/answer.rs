@@ -82,6 +82,7 @@ impl Answer<'_> {
     }
 
     /// The length of the answer's fields, its stats' being `stats`.
+    #[inline]
     fn encoded_len(&self, stats: Option<usize>) -> usize {
         let mut length = text_len(self.id) + text_len(self.solution) + text_len(self.error);
         length += enum_len(self.outcome) + enum_len(self.algorithm);
@@ -141,11 +142,13 @@ struct Cursor<'a> {
 }
 
 impl Cursor<'_> {
+    #[inline]
     fn byte(&mut self, byte: u8) {
         self.bytes[self.at] = byte;
         self.at += 1;
     }
 
+    #[inline]
     fn varint(&mut self, mut value: u64) {
         while value >= 0x80 {
             self.byte(value as u8 | 0x80);
@@ -155,6 +158,7 @@ impl Cursor<'_> {
     }
 
     /// A varint field (nothing for zero).
+    #[inline]
     fn number(&mut self, number: u8, value: u64) {
         if value != 0 {
             self.byte(varint_key(number));
@@ -163,6 +167,7 @@ impl Cursor<'_> {
     }
 
     /// A string field (nothing for an empty one).
+    #[inline]
     fn text(&mut self, number: u8, text: &str) {
         if !text.is_empty() {
             self.byte(delimited_key(number));

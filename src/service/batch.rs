@@ -196,32 +196,39 @@ impl SudokuSolver {
                     continue;
                 }
             };
-            let mut current = match turn.take() {
+            // The turn stays where it is while its puzzles run.
+            let current = match &mut turn {
                 Some(current) => current,
                 None => match self.slots.admit(deadline).await {
-                    Ok(slot) => Turn::start(self, (slot, self.tracker.enter())),
+                    Ok(slot) => turn.insert(Turn::start(self, (slot, self.tracker.enter()))),
                     Err(status) => {
                         answers.push_answer(&failed(texts, &status));
                         continue;
                     }
                 },
             };
-            let outcome = match self.run_here(&prepared, &mut current, deadline, reused) {
-                Ran::Over(outcome) => {
-                    turn = Some(current);
-                    Ok(outcome)
+            // The outcome is borrowed where it lies, not moved on.
+            let ran = self.run_here(&prepared, current, deadline, reused);
+            let (failed, pooled): (Status, Solved);
+            let outcome = match &ran {
+                Ran::Over(outcome) => Ok(outcome),
+                Ran::Failed => {
+                    turn = None;
+                    failed = solver_failed();
+                    Err(&failed)
                 }
-                Ran::Failed => Err(solver_failed()),
                 Ran::Paused => {
                     let job = (prepared.3, deadline).into();
-                    self.finish_on_pool(reused, current, job).await
+                    let current = turn.take().expect("the turn the puzzle ran in");
+                    pooled = self.finish_on_pool(reused, current, job).await;
+                    pooled.as_ref()
                 }
             };
             let (ref puzzle, algorithm, mode, _) = prepared;
-            if let Ok(Ok(report)) = &outcome {
+            if let Ok(Ok(report)) = outcome {
                 timings.push((algorithm.name(), report.stats.elapsed));
             }
-            answers.push_answer(&self.answered(texts, &outcome, (algorithm, mode), puzzle));
+            answers.push_answer(&self.answered(texts, outcome, (algorithm, mode), puzzle));
             if let Some(over) = turn.take_if(|current| current.used >= FAIR_TURN) {
                 // A turn is over: the runtime's other tasks run, and the slot goes
                 // to whoever waits for one.
@@ -300,7 +307,7 @@ impl SudokuSolver {
     fn answered<'a>(
         &self,
         texts: &'a mut Texts,
-        outcome: &Solved,
+        outcome: Result<&Result<Report, Interrupted>, &Status>,
         (algorithm, mode): (Algorithm, Mode),
         puzzle: &Puzzle,
     ) -> Answer<'a> {
