@@ -151,6 +151,22 @@ pub fn stats_to_pb(stats: &Stats) -> pb::SolveStats {
     }
 }
 
+/// A search's statistics as a batch answer's `stats` (as [`stats_to_pb`]).
+pub fn answer_stats(stats: &Stats) -> crate::codec::AnswerStats {
+    let pb::SolveStats {
+        placements,
+        backtracks,
+        guesses,
+        elapsed_micros,
+    } = stats_to_pb(stats);
+    crate::codec::AnswerStats {
+        placements,
+        backtracks,
+        guesses,
+        elapsed_micros,
+    }
+}
+
 /// The outcome of a finished search.
 pub fn outcome_to_pb(report: &Report) -> pb::Outcome {
     match report.cells() {

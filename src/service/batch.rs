@@ -22,9 +22,8 @@ use super::outlet::{Cut, Outlet};
 use super::puzzle::{Givens, Puzzle};
 use super::slots::Slot;
 use super::tracker::{Computing, LiveSolve};
-use super::unary::LongSolve;
 use super::{Readiness, SudokuSolver};
-use crate::codec::{Answer, AnswerStats, BatchItem, SolveBatchRequest, SolveBatchResponse};
+use crate::codec::{Answer, BatchItem, SolveBatchRequest, SolveBatchResponse};
 use crate::convert;
 use crate::pb;
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Report, Search};
@@ -218,9 +217,10 @@ impl SudokuSolver {
                     Err(&failed)
                 }
                 Ran::Paused => {
-                    let job = (prepared.3, deadline).into();
                     let current = turn.take().expect("the turn the puzzle ran in");
-                    pooled = self.finish_on_pool(reused, current, job).await;
+                    pooled = self
+                        .finish_on_pool(reused, current, (prepared.3, deadline))
+                        .await;
                     pooled.as_ref()
                 }
             };
@@ -230,16 +230,20 @@ impl SudokuSolver {
             }
             answers.push_answer(&self.answered(texts, outcome, (algorithm, mode), puzzle));
             if let Some(over) = turn.take_if(|current| current.used >= FAIR_TURN) {
-                // A turn is over: the runtime's other tasks run, and the slot goes
-                // to whoever waits for one.
-                let held = over.end();
-                let kept = (!self.slots.contended()).then_some(held);
-                tokio::task::yield_now().await;
-                turn = kept.map(|held| Turn::start(self, held));
+                turn = self.after_turn(over).await;
             }
         }
         self.tracker.metrics.solved_all(&timings);
         answers
+    }
+
+    /// A turn is over: the runtime's other tasks run, and the slot goes to
+    /// whoever waits for one; kept for a new turn when nobody does.
+    async fn after_turn(&self, over: Turn) -> Option<Turn> {
+        let held = over.end();
+        let kept = (!self.slots.contended()).then_some(held);
+        tokio::task::yield_now().await;
+        kept.map(|held| Turn::start(self, held))
     }
 
     /// Runs one puzzle in `turn`, here, until the turn's time is up. The
@@ -292,10 +296,10 @@ impl SudokuSolver {
         &self,
         reused: &mut Option<Search>,
         turn: Turn,
-        job: LongSolve,
+        job: (u64, Option<Instant>),
     ) -> Solved {
         let search = reused.take().expect("the search just run");
-        let outcome = self.continue_on_pool(search, turn.end(), job).await;
+        let outcome = self.continue_on_pool(search, turn.end(), job.into()).await;
         outcome.map(|(search, outcome)| {
             *reused = Some(search);
             outcome
@@ -324,18 +328,12 @@ impl SudokuSolver {
         let solved = convert::solve_response(report, algorithm, mode, String::new());
         texts.solution.clear();
         puzzle.write_solution(report, &mut texts.solution);
-        let stats = solved.stats.map(|stats| AnswerStats {
-            placements: stats.placements,
-            backtracks: stats.backtracks,
-            guesses: stats.guesses,
-            elapsed_micros: stats.elapsed_micros,
-        });
         Answer {
             id: &texts.id,
             outcome: solved.outcome,
             solution: &texts.solution,
             solution_count: solved.solution_count,
-            stats,
+            stats: Some(convert::answer_stats(&report.stats)),
             code: 0,
             error: "",
             algorithm: solved.algorithm,
@@ -395,11 +393,11 @@ fn prepare(
     if !id_read {
         return Err(Status::invalid_argument("id: not UTF-8 text"));
     }
-    let exact = match item.rules {
-        None => Puzzle::read_exact(item.puzzle),
-        Some(_) => None,
-    };
-    let read = match exact {
+    let exact = item
+        .rules
+        .is_none()
+        .then(|| Puzzle::read_exact(item.puzzle));
+    let read = match exact.flatten() {
         Some(read) => read?,
         None => read_puzzle(item)?,
     };
