@@ -151,14 +151,15 @@ pub fn stats_to_pb(stats: &Stats) -> pb::SolveStats {
     }
 }
 
-/// A search's statistics as a batch answer's `stats` (as [`stats_to_pb`]).
-pub fn answer_stats(stats: &Stats) -> crate::codec::AnswerStats {
+/// A search's statistics, as [`stats_to_pb`] made them, as a batch answer's
+/// `stats`.
+pub fn answer_stats(stats: pb::SolveStats) -> crate::codec::AnswerStats {
     let pb::SolveStats {
         placements,
         backtracks,
         guesses,
         elapsed_micros,
-    } = stats_to_pb(stats);
+    } = stats;
     crate::codec::AnswerStats {
         placements,
         backtracks,

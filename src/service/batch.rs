@@ -22,6 +22,7 @@ use super::outlet::{Cut, Outlet};
 use super::puzzle::{Givens, Puzzle};
 use super::slots::Slot;
 use super::tracker::{Computing, LiveSolve};
+use super::unary::LongSolve;
 use super::{Readiness, SudokuSolver};
 use crate::codec::{Answer, BatchItem, SolveBatchRequest, SolveBatchResponse};
 use crate::convert;
@@ -219,7 +220,7 @@ impl SudokuSolver {
                 Ran::Paused => {
                     let current = turn.take().expect("the turn the puzzle ran in");
                     pooled = self
-                        .finish_on_pool(reused, current, (prepared.3, deadline))
+                        .finish_on_pool(reused, current, (prepared.3, deadline).into())
                         .await;
                     pooled.as_ref()
                 }
@@ -296,10 +297,10 @@ impl SudokuSolver {
         &self,
         reused: &mut Option<Search>,
         turn: Turn,
-        job: (u64, Option<Instant>),
+        job: LongSolve,
     ) -> Solved {
         let search = reused.take().expect("the search just run");
-        let outcome = self.continue_on_pool(search, turn.end(), job.into()).await;
+        let outcome = self.continue_on_pool(search, turn.end(), job).await;
         outcome.map(|(search, outcome)| {
             *reused = Some(search);
             outcome
@@ -333,7 +334,7 @@ impl SudokuSolver {
             outcome: solved.outcome,
             solution: &texts.solution,
             solution_count: solved.solution_count,
-            stats: Some(convert::answer_stats(&report.stats)),
+            stats: solved.stats.map(convert::answer_stats),
             code: 0,
             error: "",
             algorithm: solved.algorithm,
