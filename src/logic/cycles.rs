@@ -157,9 +157,8 @@ impl<P: Marks> Net<'_, P> {
         let mut ends = Vec::new();
         let root = self.push(source, true, ROOT);
         self.mark(root);
-        let mut on_queue = vec![root];
-        let mut off_queue = Vec::new();
-        let mut passed = Vec::new();
+        let [mut on_queue, mut off_queue, mut passed] = self.take_queues();
+        on_queue.push(root);
         let mut scratch = std::mem::take(&mut self.scratch);
         let mut length = 0;
         while !on_queue.is_empty() || !off_queue.is_empty() {
@@ -194,6 +193,7 @@ impl<P: Marks> Net<'_, P> {
             }
         }
         self.scratch = scratch;
+        self.queues = [on_queue, off_queue, passed];
         ends
     }
 
@@ -203,14 +203,15 @@ impl<P: Marks> Net<'_, P> {
     fn forcing(&mut self, source: u32, start_on: bool, bound: Option<(f64, usize)>) -> Option<u32> {
         self.reset();
         let root = self.push(source, start_on, ROOT);
-        let mut level = vec![root];
-        let mut next_level = Vec::new();
+        let [mut level, mut next_level, spare] = self.take_queues();
+        level.push(root);
         self.mark(root);
         let mut scratch = std::mem::take(&mut self.scratch);
         // A chain ending in the next level has this many states (all distinct).
         let mut length = 2;
         while !level.is_empty() && !beaten(bound, self.forcing_technique(), length) {
-            for at in level.drain(..) {
+            for index in 0..level.len() {
+                let at = level[index];
                 let node = self.nodes[at as usize];
                 if node.on {
                     self.weak(node.candidate, &mut scratch);
@@ -221,6 +222,7 @@ impl<P: Marks> Net<'_, P> {
                     let on = !node.on;
                     if next == source && on != start_on {
                         self.scratch = scratch;
+                        self.queues = [level, next_level, spare];
                         return Some(self.push(next, on, at));
                     }
                     let seen = if on {
@@ -235,10 +237,12 @@ impl<P: Marks> Net<'_, P> {
                     }
                 }
             }
+            level.clear();
             std::mem::swap(&mut level, &mut next_level);
             length += 1;
         }
         self.scratch = scratch;
+        self.queues = [level, next_level, spare];
         None
     }
 

@@ -41,6 +41,9 @@ pub(super) struct Net<'a, P> {
     /// The first node of each candidate's false state.
     pub(super) reached_off: Vec<u32>,
     pub(super) scratch: Vec<u32>,
+    /// A search's queues, kept from one search to the next (a search from
+    /// every candidate of the grid: their memory is made once).
+    pub(super) queues: [Vec<u32>; 3],
     /// Each candidate's digit's other places in its houses (the grid is
     /// static: read once).
     seen: Lists,
@@ -106,6 +109,7 @@ impl<'a, P: Marks> Net<'a, P> {
             reached_on: vec![ROOT; count],
             reached_off: vec![ROOT; count],
             scratch: Vec::new(),
+            queues: Default::default(),
             seen: places_seen(pencil, false),
             conjugates: places_seen(pencil, true),
         }
@@ -142,6 +146,15 @@ impl<'a, P: Marks> Net<'a, P> {
     pub(super) fn split(&self, candidate: u32) -> (usize, usize) {
         let candidate = candidate as usize;
         (candidate / self.n, candidate % self.n)
+    }
+
+    /// The search queues, empty, for a search to give back when it ends.
+    pub(super) fn take_queues(&mut self) -> [Vec<u32>; 3] {
+        let mut queues = std::mem::take(&mut self.queues);
+        for queue in &mut queues {
+            queue.clear();
+        }
+        queues
     }
 
     /// Forgets the last search's nodes.
