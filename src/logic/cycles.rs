@@ -135,16 +135,18 @@ impl<P: Marks> Net<'_, P> {
         }
     }
 
-    /// The candidates the chain to node `at` passes through false, into `out`.
-    fn passed_off(&self, mut at: u32, out: &mut Vec<u32>) {
-        out.clear();
+    /// Marks the candidates the chain to node `at` passes through false, with
+    /// a new stamp (which it returns).
+    fn mark_passed_off(&mut self, mut at: u32) -> u32 {
+        self.stamp += 1;
         while at != ROOT {
             let node = self.nodes[at as usize];
             if !node.on {
-                out.push(node.candidate);
+                self.stamps[node.candidate as usize] = self.stamp;
             }
             at = node.parent;
         }
+        self.stamp
     }
 
     /// The loops back to `source` true, breadth first: the nodes that close
@@ -157,7 +159,7 @@ impl<P: Marks> Net<'_, P> {
         let mut ends = Vec::new();
         let root = self.push(source, true, ROOT);
         self.mark(root);
-        let [mut on_queue, mut off_queue, mut passed] = self.take_queues();
+        let [mut on_queue, mut off_queue] = self.take_queues();
         on_queue.push(root);
         let mut scratch = std::mem::take(&mut self.scratch);
         let mut length = 0;
@@ -169,9 +171,9 @@ impl<P: Marks> Net<'_, P> {
             }
             for at in on_queue.drain(..) {
                 self.weak(self.nodes[at as usize].candidate, &mut scratch);
-                self.passed_off(at, &mut passed);
+                let passed = self.mark_passed_off(at);
                 for &next in &scratch {
-                    if !passed.contains(&next) {
+                    if self.stamps[next as usize] != passed {
                         let node = self.push(next, false, at);
                         self.mark(node);
                         off_queue.push(node);
@@ -193,7 +195,7 @@ impl<P: Marks> Net<'_, P> {
             }
         }
         self.scratch = scratch;
-        self.queues = [on_queue, off_queue, passed];
+        self.queues = [on_queue, off_queue];
         ends
     }
 
@@ -203,7 +205,7 @@ impl<P: Marks> Net<'_, P> {
     fn forcing(&mut self, source: u32, start_on: bool, bound: Option<(f64, usize)>) -> Option<u32> {
         self.reset();
         let root = self.push(source, start_on, ROOT);
-        let [mut level, mut next_level, spare] = self.take_queues();
+        let [mut level, mut next_level] = self.take_queues();
         level.push(root);
         self.mark(root);
         let mut scratch = std::mem::take(&mut self.scratch);
@@ -222,7 +224,7 @@ impl<P: Marks> Net<'_, P> {
                     let on = !node.on;
                     if next == source && on != start_on {
                         self.scratch = scratch;
-                        self.queues = [level, next_level, spare];
+                        self.queues = [level, next_level];
                         return Some(self.push(next, on, at));
                     }
                     let seen = if on {
@@ -242,7 +244,7 @@ impl<P: Marks> Net<'_, P> {
             length += 1;
         }
         self.scratch = scratch;
-        self.queues = [level, next_level, spare];
+        self.queues = [level, next_level];
         None
     }
 

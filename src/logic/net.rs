@@ -43,7 +43,11 @@ pub(super) struct Net<'a, P> {
     pub(super) scratch: Vec<u32>,
     /// A search's queues, kept from one search to the next (a search from
     /// every candidate of the grid: their memory is made once).
-    pub(super) queues: [Vec<u32>; 3],
+    pub(super) queues: [Vec<u32>; 2],
+    /// Per candidate: the last `stamp` that marked it (a set of candidates
+    /// emptied in one step by taking a new stamp).
+    pub(super) stamps: Vec<u32>,
+    pub(super) stamp: u32,
     /// Each candidate's digit's other places in its houses (the grid is
     /// static: read once).
     seen: Lists,
@@ -110,6 +114,8 @@ impl<'a, P: Marks> Net<'a, P> {
             reached_off: vec![ROOT; count],
             scratch: Vec::new(),
             queues: Default::default(),
+            stamps: vec![0; count],
+            stamp: 0,
             seen: places_seen(pencil, false),
             conjugates: places_seen(pencil, true),
         }
@@ -149,7 +155,7 @@ impl<'a, P: Marks> Net<'a, P> {
     }
 
     /// The search queues, empty, for a search to give back when it ends.
-    pub(super) fn take_queues(&mut self) -> [Vec<u32>; 3] {
+    pub(super) fn take_queues(&mut self) -> [Vec<u32>; 2] {
         let mut queues = std::mem::take(&mut self.queues);
         for queue in &mut queues {
             queue.clear();
