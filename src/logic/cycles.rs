@@ -53,7 +53,7 @@ fn search<P: Marks>(pencil: &P, first: bool, stop: &dyn Fn() -> bool) -> Option<
         if kinds.x && kinds.y && best.as_ref().is_some_and(|(step, _)| step.rating <= 7.0) {
             break;
         }
-        net.kinds = kinds;
+        net.set_kinds(kinds);
         for candidate in net.sources() {
             if stop() {
                 return None;
@@ -161,7 +161,6 @@ impl<P: Marks> Net<'_, P> {
         self.mark(root);
         let [mut on_queue, mut off_queue] = self.take_queues();
         on_queue.push(root);
-        let mut scratch = std::mem::take(&mut self.scratch);
         let mut length = 0;
         while !on_queue.is_empty() || !off_queue.is_empty() {
             length += 2;
@@ -170,9 +169,10 @@ impl<P: Marks> Net<'_, P> {
                 break;
             }
             for at in on_queue.drain(..) {
-                self.weak(self.nodes[at as usize].candidate, &mut scratch);
+                let candidate = self.nodes[at as usize].candidate;
                 let passed = self.mark_passed_off(at);
-                for &next in &scratch {
+                for index in self.implied(candidate, true) {
+                    let next = self.implied_at(true, index);
                     if self.stamps[next as usize] != passed {
                         let node = self.push(next, false, at);
                         self.mark(node);
@@ -181,8 +181,9 @@ impl<P: Marks> Net<'_, P> {
                 }
             }
             for at in off_queue.drain(..) {
-                self.strong(self.nodes[at as usize].candidate, &mut scratch);
-                for &next in &scratch {
+                let candidate = self.nodes[at as usize].candidate;
+                for index in self.implied(candidate, false) {
+                    let next = self.implied_at(false, index);
                     if length >= 4 && next == source {
                         ends.push(self.push(next, true, at));
                     }
@@ -194,7 +195,6 @@ impl<P: Marks> Net<'_, P> {
                 }
             }
         }
-        self.scratch = scratch;
         self.queues = [on_queue, off_queue];
         ends
     }
@@ -208,22 +208,16 @@ impl<P: Marks> Net<'_, P> {
         let [mut level, mut next_level] = self.take_queues();
         level.push(root);
         self.mark(root);
-        let mut scratch = std::mem::take(&mut self.scratch);
         // A chain ending in the next level has this many states (all distinct).
         let mut length = 2;
         while !level.is_empty() && !beaten(bound, self.forcing_technique(), length) {
             for index in 0..level.len() {
                 let at = level[index];
                 let node = self.nodes[at as usize];
-                if node.on {
-                    self.weak(node.candidate, &mut scratch);
-                } else {
-                    self.strong(node.candidate, &mut scratch);
-                }
-                for &next in &scratch {
+                for index in self.implied(node.candidate, node.on) {
+                    let next = self.implied_at(node.on, index);
                     let on = !node.on;
                     if next == source && on != start_on {
-                        self.scratch = scratch;
                         self.queues = [level, next_level];
                         return Some(self.push(next, on, at));
                     }
@@ -243,7 +237,6 @@ impl<P: Marks> Net<'_, P> {
             std::mem::swap(&mut level, &mut next_level);
             length += 1;
         }
-        self.scratch = scratch;
         self.queues = [level, next_level];
         None
     }

@@ -43,7 +43,7 @@ pub(super) fn first<P: Marks>(pencil: &P) -> Option<LogicStep> {
 
 fn search<P: Marks>(pencil: &P, first: bool, stop: &dyn Fn() -> bool) -> Option<LogicStep> {
     let mut net = Net::new(pencil);
-    net.kinds = Kinds { x: true, y: true };
+    net.set_kinds(Kinds { x: true, y: true });
     let n = pencil.size();
     let mut branches: Vec<Option<Branch>> = (0..pencil.shape().cells() * n).map(|_| None).collect();
     let mut best: Option<(LogicStep, usize)> = None;
@@ -122,19 +122,14 @@ impl<P: Marks> Net<'_, P> {
         self.mark(root);
         let mut ons = VecDeque::from([root]);
         let mut offs = VecDeque::new();
-        let mut scratch = std::mem::take(&mut self.scratch);
         'walk: while let Some((at, on)) = ons
             .pop_front()
             .map(|at| (at, true))
             .or_else(|| offs.pop_front().map(|at| (at, false)))
         {
             let candidate = self.nodes[at as usize].candidate;
-            if on {
-                self.weak(candidate, &mut scratch);
-            } else {
-                self.strong(candidate, &mut scratch);
-            }
-            for &next in &scratch {
+            for index in self.implied(candidate, on) {
+                let next = self.implied_at(on, index);
                 let slot = next as usize;
                 let (opposite, same) = if on {
                     (self.reached_on[slot], self.reached_off[slot])
@@ -151,7 +146,6 @@ impl<P: Marks> Net<'_, P> {
                 }
             }
         }
-        self.scratch = scratch;
         Branch {
             nodes: self.nodes.clone(),
             on: self.reached_on.clone(),

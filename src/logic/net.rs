@@ -53,9 +53,14 @@ pub(super) struct Net<'a, P> {
     seen: Lists,
     /// Each candidate's digit's other place in each house where it has two.
     conjugates: Lists,
+    /// The states each state implies under `kinds` (`set_kinds` makes them):
+    /// `implied[0]` from a false candidate (strong links), `implied[1]` from a
+    /// true one (weak links), in the order `strong` and `weak` give them.
+    implied: [Lists; 2],
 }
 
 /// A list of candidates for each candidate, kept in one array.
+#[derive(Default)]
 struct Lists {
     start: Vec<u32>,
     items: Vec<u32>,
@@ -118,12 +123,54 @@ impl<'a, P: Marks> Net<'a, P> {
             stamp: 0,
             seen: places_seen(pencil, false),
             conjugates: places_seen(pencil, true),
+            implied: [Lists::default(), Lists::default()],
         }
+    }
+
+    /// Opens the links of `kinds` (a pass), and lists what each state implies
+    /// through them: the searches of a pass read these lists, made once.
+    pub(super) fn set_kinds(&mut self, kinds: Kinds) {
+        self.kinds = kinds;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        for on in [false, true] {
+            let mut lists = Lists {
+                start: vec![0],
+                items: Vec::new(),
+            };
+            for candidate in 0..self.reached_on.len() as u32 {
+                let (cell, bit) = self.split(candidate);
+                if self.pencil.candidates(cell) & (1 << bit) != 0 {
+                    if on {
+                        self.weak(candidate, &mut scratch);
+                    } else {
+                        self.strong(candidate, &mut scratch);
+                    }
+                    lists.items.extend_from_slice(&scratch);
+                }
+                lists.start.push(lists.items.len() as u32);
+            }
+            self.implied[usize::from(on)] = lists;
+        }
+        self.scratch = scratch;
+    }
+
+    /// Where the states that `candidate` true (`on`) or false implies lie in
+    /// `implied_at`'s list.
+    pub(super) fn implied(&self, candidate: u32, on: bool) -> std::ops::Range<usize> {
+        let lists = &self.implied[usize::from(on)];
+        let at = candidate as usize;
+        lists.start[at] as usize..lists.start[at + 1] as usize
+    }
+
+    /// The implied state at `index` (of `implied`'s range) of the list from
+    /// true (`on`) or false candidates.
+    pub(super) fn implied_at(&self, on: bool, index: usize) -> u32 {
+        self.implied[usize::from(on)].items[index]
     }
 
     /// The candidates a true `candidate` makes false: its digit's other places
     /// in its houses, and with Y-links its cell's other digits.
-    pub(super) fn weak(&self, candidate: u32, out: &mut Vec<u32>) {
+    fn weak(&self, candidate: u32, out: &mut Vec<u32>) {
         out.clear();
         let (cell, bit) = self.split(candidate);
         if self.kinds.y {
@@ -136,7 +183,7 @@ impl<'a, P: Marks> Net<'a, P> {
     /// The candidates a false `candidate` makes true: its cell's other digit
     /// when it has two (Y-links), its digit's other place in a house where it
     /// has two (X-links).
-    pub(super) fn strong(&self, candidate: u32, out: &mut Vec<u32>) {
+    fn strong(&self, candidate: u32, out: &mut Vec<u32>) {
         out.clear();
         let (cell, bit) = self.split(candidate);
         let digits = self.pencil.candidates(cell);
