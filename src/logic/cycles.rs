@@ -137,7 +137,7 @@ impl<P: Marks> Net<'_, P> {
 
     /// Marks the candidates the chain to node `at` passes through false, with
     /// a new stamp (which it returns).
-    fn mark_passed_off(&mut self, mut at: u32) -> u32 {
+    fn mark_passed_off(&mut self, mut at: u32) -> u64 {
         self.stamp += 1;
         while at != ROOT {
             let node = self.nodes[at as usize];

@@ -34,20 +34,24 @@ pub(super) struct Kinds {
 pub(super) struct Net<'a, P> {
     pub(super) pencil: &'a P,
     pub(super) n: usize,
+    /// The links open in this pass: read here, set by `set_kinds` (which
+    /// lists what they imply).
     pub(super) kinds: Kinds,
     pub(super) nodes: Vec<Node>,
     /// The first node of each candidate's true state (`ROOT`: none yet).
     pub(super) reached_on: Vec<u32>,
     /// The first node of each candidate's false state.
     pub(super) reached_off: Vec<u32>,
-    pub(super) scratch: Vec<u32>,
+    /// Room for one state's links while `set_kinds` lists them.
+    scratch: Vec<u32>,
     /// A search's queues, kept from one search to the next (a search from
     /// every candidate of the grid: their memory is made once).
     pub(super) queues: [Vec<u32>; 2],
     /// Per candidate: the last `stamp` that marked it (a set of candidates
-    /// emptied in one step by taking a new stamp).
-    pub(super) stamps: Vec<u32>,
-    pub(super) stamp: u32,
+    /// emptied in one step by taking a new stamp; 64 bits, so that no count of
+    /// searches wraps it round).
+    pub(super) stamps: Vec<u64>,
+    pub(super) stamp: u64,
     /// Each candidate's digit's other places in its houses (the grid is
     /// static: read once).
     seen: Lists,
