@@ -211,8 +211,8 @@ impl<P: Marks> Net<'_, P> {
         // A chain ending in the next level has this many states (all distinct).
         let mut length = 2;
         while !level.is_empty() && !beaten(bound, self.forcing_technique(), length) {
-            for index in 0..level.len() {
-                let at = level[index];
+            for position in 0..level.len() {
+                let at = level[position];
                 let node = self.nodes[at as usize];
                 for index in self.implied(node.candidate, node.on) {
                     let next = self.implied_at(node.on, index);

@@ -141,7 +141,7 @@ impl<'a, P: Marks> Net<'a, P> {
                 start: vec![0],
                 items: Vec::new(),
             };
-            for candidate in 0..self.reached_on.len() as u32 {
+            for candidate in 0..(self.pencil.shape().cells() * self.n) as u32 {
                 let (cell, bit) = self.split(candidate);
                 if self.pencil.candidates(cell) & (1 << bit) != 0 {
                     if on {
