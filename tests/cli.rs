@@ -14,13 +14,13 @@ fn solve(args: &[&str], input: &str) -> Vec<String> {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    // Written from a thread while the output is read: `solve` answers as it
+    // reads, so a large input written first would fill the output pipe.
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
     assert!(output.status.success(), "{output:?}");
     String::from_utf8(output.stdout)
         .unwrap()
@@ -31,9 +31,10 @@ fn solve(args: &[&str], input: &str) -> Vec<String> {
 
 #[test]
 fn solve_answers_every_line_in_input_order_on_several_threads() {
-    // More puzzles than one worker's chunk, with odd lines mixed in.
+    // More puzzles than one worker's chunk and than one block of input (64 KiB
+    // with one thread), with odd lines mixed in.
     let mut puzzles = common::puzzles("17_clue.txt");
-    puzzles.truncate(700);
+    puzzles.truncate(2_000);
     let unsolvable = common::unsolvable_puzzles()[0].clone();
     puzzles.insert(300, "12".to_owned());
     puzzles.insert(500, unsolvable);
@@ -51,6 +52,57 @@ fn solve_answers_every_line_in_input_order_on_several_threads() {
                 ),
             }
         }
+    }
+}
+
+/// Answers flow while the input is still open: a pipeline such as
+/// `generate | solve` gets its first answers before the generator ends, and the
+/// memory of a run does not grow with its input.
+#[test]
+fn solve_answers_a_block_of_input_before_the_input_ends() {
+    let mut puzzles = common::puzzles("17_clue.txt");
+    puzzles.truncate(3_000);
+    let input = puzzles.join("\n") + "\n";
+    for threads in ["1", "2"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sudokud"))
+            .args(["solve", "--threads", threads])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The input written from a thread, which keeps stdin open until told.
+        let mut stdin = child.stdin.take().unwrap();
+        let (close, closing) = std::sync::mpsc::channel::<()>();
+        let input = input.clone();
+        let writer = std::thread::spawn(move || {
+            stdin.write_all(input.as_bytes()).unwrap();
+            // Held open until the first answer is read or the wait gave up.
+            let _ = closing.recv();
+        });
+        // The first line, read while stdin stays open (on a thread, so that the
+        // wait has a bound).
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let (sent, first) = std::sync::mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            let mut line = String::new();
+            std::io::BufRead::read_line(&mut stdout, &mut line).unwrap();
+            let _ = sent.send(line);
+            // The rest, drained as it comes.
+            let mut rest = String::new();
+            std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+            rest
+        });
+        let line = first.recv_timeout(std::time::Duration::from_secs(60));
+        drop(close);
+        writer.join().unwrap();
+        let rest = reader.join().unwrap();
+        let line = line.expect("no answer while the input was open");
+        assert!(
+            common::is_solution(&puzzles[0], line.trim_end()),
+            "threads {threads}: {line}"
+        );
+        assert!(child.wait().unwrap().success());
+        assert_eq!(rest.lines().count(), puzzles.len() - 1, "threads {threads}");
     }
 }
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::args::{ExplainArgs, GenerateArgs, GridArgs, HintArgs, RateArgs, RulesArgs};
 use super::config::rules_json;
-use super::lines::{print_all, read_input, solve_all, threads};
+use super::lines::{answer_lines, print_all, read_input, solve_all, threads};
 use super::runtime::CliResult;
 use crate::board::{
     Board, CellAt, Form, Grid, Layout, Notation, Shape, puzzle_lines, read_cells, write_cells,
@@ -18,74 +18,64 @@ use crate::logic::{self, Explanation, Next};
 use crate::solver::{self, Control, Uniqueness};
 
 pub(super) fn rate(args: RateArgs) -> CliResult {
-    let text = args.variant.input(args.file.as_deref())?;
+    let source = args.variant.input(args.file.as_deref())?;
     let (notation, layout) = rules_of(&args.grid, &args.variant)?;
-    let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
-    print_all(solve_all(
-        &puzzles,
-        threads(args.threads),
-        |_: &mut (), text, out| {
-            let _ = match explained(text, notation.as_ref(), layout.as_ref()) {
-                Ok(explained) => {
-                    let rating = explained.explanation.rating();
-                    let technique = rating.technique.map_or("beyond the ladder", |t| t.name());
-                    writeln!(
-                        out,
-                        "{:.1}/{:.1}/{:.1} {} {technique}",
-                        rating.value,
-                        rating.pearl,
-                        rating.diamond,
-                        rating.level().name()
-                    )
-                }
-                Err(error) => writeln!(out, "error: {error}"),
-            };
-        },
-    ))?;
+    answer_lines(source, threads(args.threads), |_: &mut (), text, out| {
+        let _ = match explained(text, notation.as_ref(), layout.as_ref()) {
+            Ok(explained) => {
+                let rating = explained.explanation.rating();
+                let technique = rating.technique.map_or("beyond the ladder", |t| t.name());
+                writeln!(
+                    out,
+                    "{:.1}/{:.1}/{:.1} {} {technique}",
+                    rating.value,
+                    rating.pearl,
+                    rating.diamond,
+                    rating.level().name()
+                )
+            }
+            Err(error) => writeln!(out, "error: {error}"),
+        };
+    })?;
     Ok(())
 }
 
 pub(super) fn explain(args: ExplainArgs) -> CliResult {
-    let text = args.variant.input(args.file.as_deref())?;
+    let source = args.variant.input(args.file.as_deref())?;
     let (notation, layout) = rules_of(&args.grid, &args.variant)?;
-    let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
     let finish = args.finish_by_search;
-    print_all(solve_all(
-        &puzzles,
-        threads(args.threads),
-        |_: &mut (), text, out| {
-            let _ = writeln!(out, "{}", text.trim());
-            let explained = match explained(text, notation.as_ref(), layout.as_ref()) {
-                Ok(explained) => explained,
-                Err(error) => {
-                    let _ = writeln!(out, "  error: {error}");
-                    return;
-                }
-            };
-            let (explanation, side) = (&explained.explanation, explained.solution.shape().size());
-            for (seq, step) in (1..).zip(&explanation.steps) {
-                let _ = writeln!(out, "  {seq}. [{:.1}] {}", step.rating, step.describe(side));
-                if !step.links.is_empty() {
-                    let _ = writeln!(out, "      chain: {}", step.chain_text(side));
-                }
+    answer_lines(source, threads(args.threads), |_: &mut (), text, out| {
+        let _ = writeln!(out, "{}", text.trim());
+        let explained = match explained(text, notation.as_ref(), layout.as_ref()) {
+            Ok(explained) => explained,
+            Err(error) => {
+                let _ = writeln!(out, "  error: {error}");
+                return;
             }
-            if !explanation.solved() {
-                let end = explained.write(&explanation.end);
-                let _ = writeln!(out, "  the techniques run out here: {end}");
-                if finish {
-                    let solution = explained.write(explained.solution.cells());
-                    let _ = writeln!(out, "  search: {solution}");
-                }
+        };
+        let (explanation, side) = (&explained.explanation, explained.solution.shape().size());
+        for (seq, step) in (1..).zip(&explanation.steps) {
+            let _ = writeln!(out, "  {seq}. [{:.1}] {}", step.rating, step.describe(side));
+            if !step.links.is_empty() {
+                let _ = writeln!(out, "      chain: {}", step.chain_text(side));
             }
-            let rating = explanation.rating();
-            let _ = writeln!(
-                out,
-                "  rating {:.1} ({})",
-                rating.value,
-                rating.level().name()
-            );
-        },
-    ))?;
+        }
+        if !explanation.solved() {
+            let end = explained.write(&explanation.end);
+            let _ = writeln!(out, "  the techniques run out here: {end}");
+            if finish {
+                let solution = explained.write(explained.solution.cells());
+                let _ = writeln!(out, "  search: {solution}");
+            }
+        }
+        let rating = explanation.rating();
+        let _ = writeln!(
+            out,
+            "  rating {:.1} ({})",
+            rating.value,
+            rating.level().name()
+        );
+    })?;
     Ok(())
 }
 

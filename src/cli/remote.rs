@@ -24,7 +24,7 @@ use crate::remote::{Answer, Output, Settings};
 type Here = Vec<(usize, String)>;
 
 pub(super) fn run(args: SolveArgs) -> CliResult {
-    let text = args.variant.input(args.file.as_deref())?;
+    let text = args.variant.input(args.file.as_deref())?.read_all()?;
     let notation = args.grid.notation()?;
     let (here, puzzles) = plan(text, notation.is_some() || args.variant.has_rules())?;
     let counting = args.count;

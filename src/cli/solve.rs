@@ -6,14 +6,13 @@ use std::io::Write;
 use std::sync::Arc;
 
 use super::args::SolveArgs;
-use super::lines::{print_all, solve_all, threads};
+use super::lines::{answer_lines, threads};
 use super::runtime::CliResult;
-use crate::board::{Board, Form, Layout, Notation, PuzzleError, cell_char, puzzle_lines};
+use crate::board::{Board, Form, Layout, Notation, PuzzleError, cell_char};
 use crate::solver::{Algorithm, Control, Interrupted, Mode, NoEvents, Search};
 
 pub(super) fn run(args: SolveArgs) -> CliResult {
-    let text = args.variant.input(args.file.as_deref())?;
-    let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
+    let source = args.variant.input(args.file.as_deref())?;
     let (notation, layout) = match args.variant.variant()? {
         Some((notation, layout)) => (Some(notation), layout.map(Arc::new)),
         None => (args.grid.notation()?, None),
@@ -48,10 +47,9 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
         },
     };
     let threads = threads(args.threads);
-    let answers = solve_all(&puzzles, threads, |search, text, out| {
+    answer_lines(source, threads, |search, text, out| {
         answer_line(&job, search, text, out);
-    });
-    print_all(answers)?;
+    })?;
     Ok(())
 }
 

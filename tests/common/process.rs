@@ -40,9 +40,14 @@ async fn bounded(
         .kill_on_drop(true)
         .spawn()
         .unwrap_or_else(|error| panic!("cannot start {program}: {error}"));
+    // Written while the output is read: a program that answers as it reads
+    // would otherwise fill its output pipe and wait for us as we wait for it.
+    // (A program that exits without reading all of it is no failure here.)
     let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.as_bytes()).await.unwrap();
-    drop(input);
+    let stdin = stdin.to_owned();
+    tokio::spawn(async move {
+        let _ = input.write_all(stdin.as_bytes()).await;
+    });
     tokio::time::timeout(BOUND, child.wait_with_output())
         .await
         .unwrap_or_else(|_| panic!("{program} {args:?} still running after {BOUND:?}"))
