@@ -20,6 +20,8 @@ pub(super) enum Source {
         /// The file's path as given, or `stdin`: what read errors name.
         name: String,
         reader: Box<dyn Read>,
+        /// The file's path; `None` for stdin.
+        path: Option<std::path::PathBuf>,
     },
 }
 
@@ -35,11 +37,13 @@ impl Source {
                 Ok(Source::Reader {
                     name,
                     reader: Box::new(file),
+                    path: Some(path.to_owned()),
                 })
             }
             _ => Ok(Source::Reader {
                 name: "stdin".to_owned(),
                 reader: Box::new(io::stdin()),
+                path: None,
             }),
         }
     }
@@ -49,7 +53,9 @@ impl Source {
     pub(super) fn read_all(self) -> io::Result<String> {
         match self {
             Source::Text(text) => Ok(text),
-            Source::Reader { name, mut reader } => {
+            Source::Reader {
+                name, mut reader, ..
+            } => {
                 let mut text = String::new();
                 reader
                     .read_to_string(&mut text)
@@ -166,8 +172,8 @@ where
     F: Fn(&mut T, &str, &mut Vec<u8>) + Sync,
 {
     let mut out = io::stdout().lock();
-    let progress = io::stderr().is_terminal().then(|| Progress::new(None));
-    let (name, reader) = match source {
+    let terminal = io::stderr().is_terminal();
+    let (name, reader, progress) = match source {
         Source::Text(text) => {
             let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
             let each = |state: &mut T, line: &&str, out: &mut Vec<u8>| answer(state, line, out);
@@ -176,7 +182,13 @@ where
             }
             return out.flush();
         }
-        Source::Reader { name, reader } => (name, reader),
+        Source::Reader { name, reader, path } => {
+            // Out of how many: a file's puzzle lines are counted first (a
+            // quick pass, made only for the progress line); stdin's are not
+            // known before its end.
+            let total = path.and_then(|path| count_puzzles(&path).ok());
+            (name, reader, terminal.then(|| Progress::new(total)))
+        }
     };
     if threads <= 1 && progress.is_none() {
         // One thread and nothing to draw: the answers go out as a block's
@@ -207,6 +219,17 @@ where
         progress.end();
     }
     out.flush()
+}
+
+/// The puzzle lines of the file at `path`.
+fn count_puzzles(path: &Path) -> io::Result<usize> {
+    let file = std::fs::File::open(path)?;
+    let mut blocks = Blocks::new(String::new(), Box::new(file), LARGE_BLOCK);
+    let mut count = 0;
+    while let Some(text) = blocks.next_block()? {
+        count += puzzle_lines(text).count();
+    }
+    Ok(count)
 }
 
 /// The threads a command asked for, or one per core.
