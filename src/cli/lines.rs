@@ -80,6 +80,22 @@ const SMALL_BLOCK: usize = 1 << 16;
 /// rarely wait for each other at a block's end.
 const LARGE_BLOCK: usize = 1 << 22;
 
+/// The longest line read: no puzzle line comes near it (a 64x64 grid in comma
+/// form is about 12 KB); a longer one is skipped with an error line, so that a
+/// line without end cannot take all memory.
+const MAX_LINE: usize = LARGE_BLOCK;
+
+/// The error line given for a line longer than [`MAX_LINE`].
+const OVERLONG: &[u8] = b"error: line longer than 4 MiB (no puzzle line is)\n";
+
+/// What [`Blocks`] hands out.
+enum Block<'a> {
+    /// Whole lines.
+    Lines(&'a str),
+    /// A line longer than [`MAX_LINE`], skipped (not a comment).
+    Overlong,
+}
+
 /// A reader's text, a block of whole lines at a time, in one reused buffer.
 struct Blocks {
     name: String,
@@ -111,12 +127,18 @@ impl Blocks {
     /// many as the buffer holds, or as the input had at hand when a read gave
     /// less than asked (a pipe, a terminal: answers then come as lines do);
     /// `None` at the end of the input. A line longer than the buffer grows it.
-    fn next_block(&mut self) -> io::Result<Option<&str>> {
+    fn next_block(&mut self) -> io::Result<Option<Block<'_>>> {
         self.buffer.copy_within(self.taken..self.filled, 0);
         self.filled -= self.taken;
         self.taken = 0;
         let mut short = false;
         let end = loop {
+            if self.filled == self.buffer.len()
+                && self.filled >= MAX_LINE
+                && memchr::memchr(b'\n', &self.buffer).is_none()
+            {
+                return self.skip_line();
+            }
             if self.ended {
                 break self.filled;
             }
@@ -127,7 +149,7 @@ impl Blocks {
                 break newline + 1;
             }
             if full {
-                self.buffer.resize(self.buffer.len() * 2, 0);
+                self.buffer.resize((self.buffer.len() * 2).min(MAX_LINE), 0);
             }
             let space = self.buffer.len() - self.filled;
             match self.reader.read(&mut self.buffer[self.filled..]) {
@@ -149,15 +171,46 @@ impl Blocks {
         let whole = &self.buffer[..self.filled];
         self.taken = end;
         match std::str::from_utf8(&whole[..end]) {
-            Ok(text) => Ok(Some(text)),
+            Ok(text) => Ok(Some(Block::Lines(text))),
             Err(_) => {
                 // Bytes that are not UTF-8 become U+FFFD: their line gets the
                 // parser's error (a bad character, where it stands), the others
                 // their answers.
                 self.repaired = String::from_utf8_lossy(&whole[..end]).into_owned();
-                Ok(Some(&self.repaired))
+                Ok(Some(Block::Lines(&self.repaired)))
             }
         }
+    }
+
+    /// Drops the line that fills the buffer, up to its newline (or the end of
+    /// the input); a comment is passed over, anything else is `Overlong`.
+    fn skip_line(&mut self) -> io::Result<Option<Block<'_>>> {
+        let comment = self.buffer.trim_ascii_start().starts_with(b"#");
+        loop {
+            match self.reader.read(&mut self.buffer) {
+                Ok(0) => {
+                    self.ended = true;
+                    self.filled = 0;
+                    break;
+                }
+                Ok(read) => {
+                    if let Some(newline) = memchr::memchr(b'\n', &self.buffer[..read]) {
+                        self.taken = newline + 1;
+                        self.filled = read;
+                        break;
+                    }
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => {
+                    let name = &self.name;
+                    return Err(io::Error::new(error.kind(), format!("{name}: {error}")));
+                }
+            }
+        }
+        if comment {
+            return self.next_block();
+        }
+        Ok(Some(Block::Overlong))
     }
 }
 
@@ -196,9 +249,14 @@ where
         let mut blocks = Blocks::new(name, reader, SMALL_BLOCK);
         let mut state = T::default();
         let mut answers = Vec::with_capacity(SMALL_BLOCK + SMALL_BLOCK / 4);
-        while let Some(text) = blocks.next_block()? {
-            for (_, line) in puzzle_lines(text) {
-                answer(&mut state, line, &mut answers);
+        while let Some(block) = blocks.next_block()? {
+            match block {
+                Block::Lines(text) => {
+                    for (_, line) in puzzle_lines(text) {
+                        answer(&mut state, line, &mut answers);
+                    }
+                }
+                Block::Overlong => answers.extend_from_slice(OVERLONG),
             }
             out.write_all(&answers)?;
             out.flush()?;
@@ -207,7 +265,17 @@ where
         return Ok(());
     }
     let mut blocks = Blocks::new(name, reader, LARGE_BLOCK);
-    while let Some(text) = blocks.next_block()? {
+    while let Some(block) = blocks.next_block()? {
+        let text = match block {
+            Block::Lines(text) => text,
+            Block::Overlong => {
+                out.write_all(OVERLONG)?;
+                if let Some(progress) = &progress {
+                    progress.add(1);
+                }
+                continue;
+            }
+        };
         let puzzles: Vec<&str> = puzzle_lines(text).map(|(_, line)| line).collect();
         let each = |state: &mut T, line: &&str, out: &mut Vec<u8>| answer(state, line, out);
         for chunk in solve_counted(&puzzles, threads, &each, progress.as_ref()) {
@@ -226,8 +294,11 @@ fn count_puzzles(path: &Path) -> io::Result<usize> {
     let file = std::fs::File::open(path)?;
     let mut blocks = Blocks::new(String::new(), Box::new(file), LARGE_BLOCK);
     let mut count = 0;
-    while let Some(text) = blocks.next_block()? {
-        count += puzzle_lines(text).count();
+    while let Some(block) = blocks.next_block()? {
+        count += match block {
+            Block::Lines(text) => puzzle_lines(text).count(),
+            Block::Overlong => 1,
+        };
     }
     Ok(count)
 }
@@ -432,8 +503,11 @@ mod tests {
         };
         let mut blocks = Blocks::new("test".to_owned(), Box::new(reader), size);
         let mut all = Vec::new();
-        while let Some(text) = blocks.next_block().unwrap() {
-            all.push(text.to_owned());
+        while let Some(block) = blocks.next_block().unwrap() {
+            all.push(match block {
+                Block::Lines(text) => text.to_owned(),
+                Block::Overlong => "<overlong>".to_owned(),
+            });
         }
         all
     }
@@ -460,6 +534,17 @@ mod tests {
         }
         // A buffer that holds several lines hands them out together.
         assert_eq!(blocks(b"ab\ncd\nef", 8, 100), ["ab\ncd\n", "ef"]);
+    }
+
+    #[test]
+    fn a_line_longer_than_the_cap_is_skipped_and_a_comment_silently() {
+        let long = "x".repeat(MAX_LINE + 10);
+        let comment = format!("  #{long}");
+        let text = format!("a\n{long}\nb\n{comment}\nc\n{long}");
+        for size in [SMALL_BLOCK, LARGE_BLOCK] {
+            let got = blocks(text.as_bytes(), size, 1 << 20);
+            assert_eq!(got.concat(), "a\n<overlong>b\nc\n<overlong>", "size {size}");
+        }
     }
 
     #[test]
