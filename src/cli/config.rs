@@ -306,14 +306,14 @@ impl RulesArgs {
     }
 
     /// The puzzle lines: the `--fpuzzles` link's puzzle, or `file`'s (stdin's).
-    pub(super) fn input(&self, file: Option<&Path>) -> Result<super::lines::Source, String> {
+    pub(super) fn input(&self, file: Option<&Path>) -> Result<super::input::Source, String> {
         match (self.imported()?, file) {
             (Some(_), Some(file)) => Err(format!(
                 "--fpuzzles carries the puzzle: no puzzle file ({}) with it",
                 file.display()
             )),
-            (Some(imported), None) => Ok(super::lines::Source::Text(imported.puzzle.clone())),
-            (None, file) => super::lines::Source::open(file).map_err(|error| error.to_string()),
+            (Some(imported), None) => Ok(super::input::Source::Text(imported.puzzle.clone())),
+            (None, file) => super::input::Source::open(file).map_err(|error| error.to_string()),
         }
     }
 

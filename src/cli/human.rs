@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use super::args::{ExplainArgs, GenerateArgs, GridArgs, HintArgs, RateArgs, RulesArgs};
 use super::config::rules_json;
-use super::lines::{answer_lines, print_all, read_input, solve_all, threads};
+use super::input::read_input;
+use super::lines::{answer_lines, print_all, solve_all, threads};
 use super::runtime::CliResult;
 use crate::board::{
     Board, CellAt, Form, Grid, Layout, Notation, Shape, puzzle_lines, read_cells, write_cells,

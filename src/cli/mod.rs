@@ -18,6 +18,7 @@ mod bench;
 mod config;
 mod health;
 mod human;
+mod input;
 mod lines;
 mod load;
 mod remote;
