@@ -12,12 +12,20 @@ use crate::board::puzzle_lines;
 pub(super) enum Source {
     Text(String),
     Reader {
-        /// The file's path as given, or `stdin`: what read errors name.
-        name: String,
         reader: Box<dyn Read>,
         /// The file's path; `None` for stdin.
         path: Option<std::path::PathBuf>,
     },
+}
+
+/// What read errors name: the file's path as given, or `stdin`.
+pub(super) fn name_of(path: Option<&Path>) -> String {
+    path.map_or_else(|| "stdin".to_owned(), |path| path.display().to_string())
+}
+
+/// `error` with what it befell in front (`name: error`).
+fn named(name: &str, error: io::Error) -> io::Error {
+    io::Error::new(error.kind(), format!("{name}: {error}"))
 }
 
 impl Source {
@@ -26,17 +34,14 @@ impl Source {
     pub(super) fn open(file: Option<&Path>) -> io::Result<Source> {
         match file {
             Some(path) if path.as_os_str() != "-" => {
-                let name = path.display().to_string();
                 let file = std::fs::File::open(path)
-                    .map_err(|error| io::Error::new(error.kind(), format!("{name}: {error}")))?;
+                    .map_err(|error| named(&name_of(Some(path)), error))?;
                 Ok(Source::Reader {
-                    name,
                     reader: Box::new(file),
                     path: Some(path.to_owned()),
                 })
             }
             _ => Ok(Source::Reader {
-                name: "stdin".to_owned(),
                 reader: Box::new(io::stdin()),
                 path: None,
             }),
@@ -48,13 +53,11 @@ impl Source {
     pub(super) fn read_all(self) -> io::Result<String> {
         match self {
             Source::Text(text) => Ok(text),
-            Source::Reader {
-                name, mut reader, ..
-            } => {
+            Source::Reader { mut reader, path } => {
                 let mut text = String::new();
                 reader
                     .read_to_string(&mut text)
-                    .map_err(|error| io::Error::new(error.kind(), format!("{name}: {error}")))?;
+                    .map_err(|error| named(&name_of(path.as_deref()), error))?;
                 Ok(text)
             }
         }
@@ -147,16 +150,11 @@ impl Blocks {
                 self.buffer.resize((self.buffer.len() * 2).min(MAX_LINE), 0);
             }
             let space = self.buffer.len() - self.filled;
-            match self.reader.read(&mut self.buffer[self.filled..]) {
-                Ok(0) => self.ended = true,
-                Ok(read) => {
+            match self.read_at(self.filled)? {
+                0 => self.ended = true,
+                read => {
                     self.filled += read;
                     short = read < space;
-                }
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) => {
-                    let name = &self.name;
-                    return Err(io::Error::new(error.kind(), format!("{name}: {error}")));
                 }
             }
         };
@@ -177,29 +175,32 @@ impl Blocks {
         }
     }
 
+    /// One read into the buffer from `at` on (0 at the input's end), tried
+    /// again when a signal interrupted it; an error names the input.
+    fn read_at(&mut self, at: usize) -> io::Result<usize> {
+        loop {
+            match self.reader.read(&mut self.buffer[at..]) {
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                read => return read.map_err(|error| named(&self.name, error)),
+            }
+        }
+    }
+
     /// Drops the line that fills the buffer, up to its newline (or the end of
     /// the input); a comment is passed over, anything else is `Overlong`.
     fn skip_line(&mut self) -> io::Result<Option<Block<'_>>> {
         let comment = self.buffer.trim_ascii_start().starts_with(b"#");
         loop {
-            match self.reader.read(&mut self.buffer) {
-                Ok(0) => {
-                    self.ended = true;
-                    self.filled = 0;
-                    break;
-                }
-                Ok(read) => {
-                    if let Some(newline) = memchr::memchr(b'\n', &self.buffer[..read]) {
-                        self.taken = newline + 1;
-                        self.filled = read;
-                        break;
-                    }
-                }
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) => {
-                    let name = &self.name;
-                    return Err(io::Error::new(error.kind(), format!("{name}: {error}")));
-                }
+            let read = self.read_at(0)?;
+            if read == 0 {
+                self.ended = true;
+                self.filled = 0;
+                break;
+            }
+            if let Some(newline) = memchr::memchr(b'\n', &self.buffer[..read]) {
+                self.taken = newline + 1;
+                self.filled = read;
+                break;
             }
         }
         if comment {

@@ -5,11 +5,13 @@
 //! bounded whatever the input's size).
 
 use std::io::{self, IsTerminal, Write};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::input::{Block, Blocks, LARGE_BLOCK, OVERLONG, SMALL_BLOCK, Source, count_puzzles};
+use super::input::{
+    Block, Blocks, LARGE_BLOCK, OVERLONG, SMALL_BLOCK, Source, count_puzzles, name_of,
+};
 use crate::board::puzzle_lines;
 
 /// Answers every puzzle line of `source` on `threads` threads and writes the
@@ -22,25 +24,20 @@ where
     T: Default,
     F: Fn(&mut T, &str, &mut Vec<u8>) + Sync,
 {
-    let mut out = io::stdout().lock();
-    let terminal = io::stderr().is_terminal();
-    let (name, reader, progress) = match source {
-        Source::Text(text) => {
-            let puzzles: Vec<&str> = puzzle_lines(&text).map(|(_, line)| line).collect();
-            let each = |state: &mut T, line: &&str, out: &mut Vec<u8>| answer(state, line, out);
-            for chunk in solve_all(&puzzles, threads, each) {
-                out.write_all(&chunk)?;
-            }
-            return out.flush();
-        }
-        Source::Reader { name, reader, path } => {
-            // Out of how many: a file's puzzle lines are counted first (a
-            // quick pass, made only for the progress line); stdin's are not
-            // known before its end.
-            let total = path.and_then(|path| count_puzzles(&path).ok());
-            (name, reader, terminal.then(|| Progress::new(total)))
-        }
+    let out = io::stdout().lock();
+    let (reader, path): (Box<dyn io::Read>, _) = match source {
+        Source::Text(text) => (Box::new(io::Cursor::new(text.into_bytes())), None),
+        Source::Reader { reader, path } => (reader, path),
     };
+    // Progress on a terminal, but not over puzzles typed on one. Out of how
+    // many: a file's puzzle lines are counted first (a quick pass, made only
+    // for the progress line); stdin's are not known before its end.
+    let interactive = path.is_none() && io::stdin().is_terminal();
+    let progress = (io::stderr().is_terminal() && !interactive).then(|| {
+        let total = path.as_deref().and_then(|path| count_puzzles(path).ok());
+        Progress::new(total)
+    });
+    let name = name_of(path.as_deref());
     if threads <= 1 && progress.is_none() {
         return answer_alone(Blocks::new(name, reader, SMALL_BLOCK), &answer, out);
     }
@@ -213,8 +210,10 @@ where
 
 /// The progress line of a run: puzzles answered, of how many when known, and
 /// the rate since the start.
+/// Drawn only for runs of more than [`CHUNK`] puzzles (an unknown total, once
+/// that many are answered).
 pub(super) struct Progress {
-    done: AtomicUsize,
+    done: Arc<AtomicUsize>,
     total: Option<usize>,
     started: Instant,
 }
@@ -222,10 +221,20 @@ pub(super) struct Progress {
 impl Progress {
     pub(super) fn new(total: Option<usize>) -> Progress {
         Progress {
-            done: AtomicUsize::new(0),
+            done: Arc::default(),
             total,
             started: Instant::now(),
         }
+    }
+
+    /// The count of puzzles answered, for a caller that counts them itself.
+    pub(super) fn counter(&self) -> Arc<AtomicUsize> {
+        Arc::clone(&self.done)
+    }
+
+    /// True when the line is drawn at `finished` answers.
+    fn shown(&self, finished: usize) -> bool {
+        self.total.unwrap_or(finished) > CHUNK
     }
 
     fn done(&self) -> usize {
@@ -238,11 +247,10 @@ impl Progress {
 
     /// Draws the line once, over the last one.
     fn draw(&self) {
-        self.draw_count(self.done());
-    }
-
-    /// Draws the line for `finished` puzzles answered.
-    fn draw_count(&self, finished: usize) {
+        let finished = self.done();
+        if !self.shown(finished) {
+            return;
+        }
         let rate = finished as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
         match self.total {
             Some(total) => eprint!(
@@ -254,7 +262,7 @@ impl Progress {
     }
 
     /// Redraws the line until `until` puzzles are answered.
-    fn draw_until(&self, until: usize) {
+    pub(super) fn draw_until(&self, until: usize) {
         loop {
             self.draw();
             if self.done() >= until {
@@ -265,22 +273,10 @@ impl Progress {
     }
 
     /// The last drawing, and the line ended.
-    fn end(&self) {
+    pub(super) fn end(&self) {
         self.draw();
-        eprintln!();
-    }
-}
-
-/// Redraws `done / total` on stderr until every puzzle is answered.
-pub(super) fn draw_progress(done: &AtomicUsize, total: usize) {
-    let progress = Progress::new(Some(total));
-    loop {
-        let finished = done.load(Ordering::Relaxed);
-        progress.draw_count(finished);
-        if finished >= total {
+        if self.shown(self.done()) {
             eprintln!();
-            return;
         }
-        std::thread::park_timeout(std::time::Duration::from_millis(100));
     }
 }

@@ -6,13 +6,12 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
-use std::sync::atomic::AtomicUsize;
 use std::sync::mpsc;
 
 use bytes::Bytes;
 
 use super::args::SolveArgs;
-use super::lines::draw_progress;
+use super::lines::Progress;
 use super::runtime::{CliResult, Threads, runtime};
 use crate::board::{Board, CELLS, puzzle_lines};
 use crate::client::Target;
@@ -38,11 +37,14 @@ pub(super) fn run(args: SolveArgs) -> CliResult {
         max_steps: args.max_steps.unwrap_or(0),
         rules: prost::Message::encode_to_vec(&args.wire_rules()?),
     };
-    let answered = Arc::new(AtomicUsize::new(0));
     let total = puzzles.len();
-    if io::stderr().is_terminal() && total > 256 {
-        let progress = answered.clone();
-        std::thread::spawn(move || draw_progress(&progress, total));
+    let progress = Progress::new(Some(total));
+    let answered = progress.counter();
+    if io::stderr().is_terminal() {
+        std::thread::spawn(move || {
+            progress.draw_until(total);
+            progress.end();
+        });
     }
     let (in_order, answers) = mpsc::channel();
     let output = Output {
