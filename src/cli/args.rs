@@ -22,6 +22,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub(super) enum Command {
     /// Run the gRPC server (the default when no subcommand is given).
     Serve(ServeArgs),
@@ -262,7 +263,7 @@ pub(super) struct HealthArgs {
     pub(super) timeout: f64,
 }
 
-/// How a command-line client reaches the server.
+// How a command-line client reaches the server.
 #[derive(Debug, Args)]
 pub(super) struct ConnectArgs {
     /// The server: host:port, or an http:// or https:// URL.
@@ -272,7 +273,7 @@ pub(super) struct ConnectArgs {
     pub(super) tls: TlsArgs,
 }
 
-/// How a client verifies its servers and proves who it is.
+// How a client verifies its servers and proves who it is.
 #[derive(Debug, Args)]
 pub(super) struct TlsArgs {
     /// CA certificate (PEM) to verify the server with; turns TLS on.
@@ -429,7 +430,7 @@ pub(super) enum LogFormat {
     Json,
 }
 
-/// The variant rules of a command's puzzle lines (`solve`, `rate`, `explain`).
+// The variant rules of a command's puzzle lines (`solve`, `rate`, `explain`).
 #[derive(Debug, Args)]
 pub(super) struct RulesArgs {
     /// The rules of every puzzle, a JSON file in the proto3 JSON form of
@@ -449,7 +450,7 @@ pub(super) struct RulesArgs {
     pub(super) read_link: std::sync::OnceLock<Result<Option<crate::convert::Imported>, String>>,
 }
 
-/// The grid of a command's puzzle lines: 9x9 unless `--box` says otherwise.
+// The grid of a command's puzzle lines: 9x9 unless `--box` says otherwise.
 #[derive(Debug, Args)]
 pub(super) struct GridArgs {
     /// Grids of another size: a box's rows and columns, ROWSxCOLS (2x2 for 4x4,
