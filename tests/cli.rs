@@ -227,6 +227,31 @@ async fn the_top_level_help_lists_the_commands_and_serve_its_flags() {
     );
 }
 
+/// Each command's own help opens with the line the top-level list gives it (the
+/// commands' arguments are built only when invoked, and an argument group's
+/// description must not take the command's place then).
+#[tokio::test]
+async fn each_command_help_opens_with_its_summary() {
+    use common::process::{stdout, sudokud};
+    let top = stdout(&sudokud(&["--help"], "", &[]).await);
+    let listed: Vec<(String, String)> = top
+        .lines()
+        .skip_while(|line| !line.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| {
+            let (name, summary) = line.trim().split_once(' ')?;
+            Some((name.to_string(), summary.trim().to_string()))
+        })
+        .filter(|(name, _)| name != "help")
+        .collect();
+    assert!(listed.len() >= 10, "{top}");
+    for (name, summary) in listed {
+        let help = stdout(&sudokud(&[&name, "--help"], "", &[]).await);
+        assert_eq!(help.lines().next(), Some(summary.as_str()), "{name}: {help}");
+    }
+}
+
 #[tokio::test]
 async fn hint_reads_the_puzzle_and_the_board_from_stdin() {
     use common::process::{stdout, sudokud};
