@@ -248,7 +248,11 @@ async fn each_command_help_opens_with_its_summary() {
     assert!(listed.len() >= 10, "{top}");
     for (name, summary) in listed {
         let help = stdout(&sudokud(&[&name, "--help"], "", &[]).await);
-        assert_eq!(help.lines().next(), Some(summary.as_str()), "{name}: {help}");
+        assert_eq!(
+            help.lines().next(),
+            Some(summary.as_str()),
+            "{name}: {help}"
+        );
     }
 }
 
