@@ -22,7 +22,8 @@
 //!
 //! - `state`: the candidate boards of one node and the intake of the givens;
 //! - `search`: the explicit stack of guesses, descending and backing up;
-//! - `propagate`: board updates, naked singles and the recording of placements;
+//! - `propagate`: board updates (and which boards an update would change), naked
+//!   singles and the recording of placements;
 //! - `claiming`: column claiming and row singles, lane-parallel;
 //! - `choose`: which cell to guess on;
 //! - `tables`: the lookup tables, computed at compile time.
@@ -99,10 +100,10 @@ impl Bitboard {
     /// Starts over on `board`, keeping the memory of the levels and the trail.
     pub(super) fn restart(&mut self, board: &Board) {
         let state = match self.isa {
-            Isa::Portable => State::from_givens(board),
+            Isa::Portable => root(board),
             // SAFETY: as for `search_v3` below.
             #[cfg(target_arch = "x86_64")]
-            Isa::V3 => unsafe { State::from_givens_v3(board) },
+            Isa::V3 => unsafe { root_v3(board) },
         };
         self.levels.clear();
         self.levels.push(Level {
@@ -138,6 +139,24 @@ impl Bitboard {
         self.pairs = run.pairs;
         status
     }
+}
+
+/// The root node of `board`: the state of its givens, with only the boards whose
+/// update would change something marked dirty (see `propagate::unsettled`), and
+/// column claiming due.
+#[inline(always)]
+fn root(board: &Board) -> State {
+    let mut state = State::from_givens(board);
+    state.dirty = propagate::unsettled(&state);
+    state.stale = true;
+    state
+}
+
+/// `root` compiled for x86-64-v3 (see `Isa::V3`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn root_v3(board: &Board) -> State {
+    root(board)
 }
 
 /// The instruction sets a search can run with.

@@ -70,13 +70,6 @@ impl State {
         state
     }
 
-    /// `from_givens` compiled for x86-64-v3 (see `Isa::V3`).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    pub(super) fn from_givens_v3(board: &Board) -> State {
-        State::from_givens(board)
-    }
-
     /// The cells of `band` with at least one, two, ... `N` candidates (index
     /// `k` for at least `k + 1`), counted bit-sliced across the nine digit boards.
     #[inline(always)]

@@ -5,6 +5,7 @@ use super::claiming::row_singles;
 use super::*;
 use crate::board::CELLS;
 use crate::solver::{Algorithm, Control, Event, Flow, Mode, NoEvents, Search, Stats};
+use search::Run;
 
 /// `row_singles` against its definition, row by row, with every value of each
 /// row beside a spread of values in the other two (no row empty).
@@ -145,4 +146,49 @@ fn the_v3_build_searches_as_the_portable_one() {
         }
         assert!(events > 10_000, "too few events compared: {events}");
     }
+}
+
+/// `propagate::unsettled` marks exactly the boards whose update would change
+/// the root's state (or fail): every board of the givens' state of puzzles from
+/// three sets, each updated on a copy.
+#[test]
+fn unsettled_marks_the_boards_an_update_would_change() {
+    let mut checked = [0usize; 2];
+    for set in ["serg_benchmark.txt", "17_clue.txt", "magictour_top1465.txt"] {
+        let boards = crate::bench::read_set(set).unwrap();
+        for board in boards.iter().take(300) {
+            let state = State::from_givens(board);
+            let marked = propagate::unsettled(&state);
+            let (control, mut held, mut sink) = (
+                Control::UNTIMED,
+                std::collections::VecDeque::new(),
+                NoEvents,
+            );
+            let mut recorder = Recorder::resume(&mut sink, &control, Stats::default(), &mut held);
+            let (mut found, mut trail) = (Found::new(1), Vec::new());
+            let mut run = Run {
+                recorder: &mut recorder,
+                found: &mut found,
+                trail: &mut trail,
+                depth: 0,
+                interrupted: None,
+                pairs: [0; 3],
+            };
+            for index in 0..27 {
+                let mut after = state;
+                let acts = match run.update(&mut after, index) {
+                    Err(_) => true,
+                    Ok(_) => {
+                        after.candidates != state.candidates
+                            || after.unsolved != state.unsolved
+                            || after.pending != state.pending
+                    }
+                };
+                assert_eq!(marked >> index & 1 == 1, acts, "{board:?} board {index}");
+                checked[usize::from(acts)] += 1;
+            }
+        }
+    }
+    // Both kinds were seen.
+    assert!(checked[0] > 1_000 && checked[1] > 1_000, "{checked:?}");
 }
