@@ -22,8 +22,8 @@
 //!
 //! - `state`: the candidate boards of one node and the intake of the givens;
 //! - `search`: the explicit stack of guesses, descending and backing up;
-//! - `propagate`: board updates (and which boards an update would change), naked
-//!   singles and the recording of placements;
+//! - `propagate`: board updates, naked singles and the recording of placements;
+//! - `settled`: which boards an update would change, without updating them;
 //! - `claiming`: column claiming and row singles, lane-parallel;
 //! - `choose`: which cell to guess on;
 //! - `tables`: the lookup tables, computed at compile time.
@@ -34,6 +34,7 @@ mod choose;
 mod claiming;
 mod propagate;
 mod search;
+mod settled;
 mod state;
 mod tables;
 #[cfg(test)]
@@ -142,12 +143,12 @@ impl Bitboard {
 }
 
 /// The root node of `board`: the state of its givens, with only the boards whose
-/// update would change something marked dirty (see `propagate::unsettled`), and
+/// update would change something marked dirty (see `settled::unsettled`), and
 /// column claiming due.
 #[inline(always)]
 fn root(board: &Board) -> State {
     let mut state = State::from_givens(board);
-    state.dirty = propagate::unsettled(&state);
+    state.dirty = settled::unsettled(&state);
     state.stale = true;
     state
 }
@@ -156,7 +157,10 @@ fn root(board: &Board) -> State {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn root_v3(board: &Board) -> State {
-    root(board)
+    let mut state = State::from_givens(board);
+    state.dirty = settled::unsettled_avx2(&state);
+    state.stale = true;
+    state
 }
 
 /// The instruction sets a search can run with.

@@ -10,31 +10,6 @@ use super::tables::{TABLES, triads_of};
 use super::{OTHER_BANDS, Run, at, boxes_of, columns_of, spread_columns};
 use crate::solver::{Reason, Sink};
 
-/// The boards of `state` whose update would change anything: narrow the board
-/// (the band rule), clear a column from the digit's other bands (pointing), or
-/// solve a cell or clear a placed one (or fail). The others are settled: their
-/// update would leave the state as it is, so they need none until they change.
-/// At the root, after the givens' intake, most boards are (nine in ten on
-/// `serg_benchmark`): this finds them with no store and no branch, at a third
-/// of an update's cost.
-#[inline(always)]
-pub(super) fn unsettled(state: &State) -> u32 {
-    let mut dirty = 0;
-    for board in 0..27 {
-        let band = board / 9;
-        let before = state.candidates[board];
-        let after = before & TABLES.kept_cells[triads_of(before)];
-        let locked = TABLES.lone_columns[columns_of(after) as usize];
-        // The digit's boards in the other two bands.
-        let (one, two) = ((board + 9) % 27, (board + 18) % 27);
-        let elsewhere = (state.candidates[one] | state.candidates[two]) & locked;
-        let placed = row_singles(after) & (state.unsolved[band] | state.pending[band]);
-        let acts = (after ^ before) | elsewhere | placed;
-        dirty |= u32::from(acts != 0 || after == 0) << board;
-    }
-    dirty
-}
-
 impl<S: Sink> Run<'_, '_, '_, S> {
     /// Updates every board that changed until none does, then places naked singles
     /// and runs column claiming, until nothing more follows.

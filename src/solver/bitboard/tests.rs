@@ -148,7 +148,7 @@ fn the_v3_build_searches_as_the_portable_one() {
     }
 }
 
-/// `propagate::unsettled` marks exactly the boards whose update would change
+/// `settled::unsettled` marks exactly the boards whose update would change
 /// the root's state (or fail): every board of the givens' state of puzzles from
 /// three sets, each updated on a copy.
 #[test]
@@ -158,7 +158,7 @@ fn unsettled_marks_the_boards_an_update_would_change() {
         let boards = crate::bench::read_set(set).unwrap();
         for board in boards.iter().take(300) {
             let state = State::from_givens(board);
-            let marked = propagate::unsettled(&state);
+            let marked = settled::unsettled(&state);
             let (control, mut held, mut sink) = (
                 Control::UNTIMED,
                 std::collections::VecDeque::new(),
@@ -191,4 +191,48 @@ fn unsettled_marks_the_boards_an_update_would_change() {
     }
     // Both kinds were seen.
     assert!(checked[0] > 1_000 && checked[1] > 1_000, "{checked:?}");
+}
+
+/// `unsettled_avx2` agrees with `unsettled` on random states (sparse and dense
+/// boards, any cells open or placed), when this CPU has AVX2.
+#[test]
+fn unsettled_forms_agree() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            eprintln!("skipped: this CPU has no AVX2");
+            return;
+        }
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed as u32) & BAND
+        };
+        let mut marked = 0;
+        for round in 0..20_000 {
+            let mut state = State::EMPTY;
+            for board in &mut state.candidates[..27] {
+                *board = match round % 3 {
+                    0 => next() & next() & next(),
+                    1 => next() & next(),
+                    _ => next() | next(),
+                };
+            }
+            state.unsolved = [next(), next(), next()];
+            state.pending = [next() & next(), next() & next(), next() & next()];
+            let expected = settled::unsettled(&state);
+            // SAFETY: this CPU has AVX2 (checked above).
+            assert_eq!(
+                unsafe { settled::unsettled_avx2(&state) },
+                expected,
+                "{:?}",
+                state.candidates
+            );
+            marked += expected.count_ones();
+        }
+        // Both kinds of boards were seen.
+        assert!(marked > 1_000 && marked < 20_000 * 27 - 1_000, "{marked}");
+    }
 }
