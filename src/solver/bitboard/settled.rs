@@ -37,7 +37,7 @@ fn acts(state: &State, board: usize) -> bool {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(super) use lanes::unsettled_avx2;
+pub(super) use self::lanes::unsettled_avx2;
 
 /// `unsettled` with AVX2. Each function here is compiled with AVX2 and called
 /// only from code compiled with it too.
