@@ -39,7 +39,9 @@
 //!   streams with probes).
 //! - [`watch`]: the terminal view behind `sudokud watch`.
 //! - [`cli`]: the command line (`serve`, `solve`, `bench`, `health`, `load`,
-//!   `watch`); `main.rs` only calls it.
+//!   `watch`); the two binaries only call it: `bin/sudokud-server.rs` the whole of
+//!   it, `main.rs` (`sudokud`) its front, which runs the local commands in a small
+//!   binary that starts fast and hands everything else to `sudokud-server`.
 //!
 //! # Invariants
 //!

@@ -1,5 +1,6 @@
-//! The `sudokud` binary: everything lives in the library's `cli` module.
+//! The `sudokud` binary: the local commands run here, everything else in the full
+//! binary beside it (`sudokud-server`); see the library's `cli::front`.
 
 fn main() -> std::process::ExitCode {
-    sudokud::cli::main()
+    sudokud::cli::front::main()
 }

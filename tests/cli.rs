@@ -344,3 +344,79 @@ async fn load_with_no_streams_makes_only_its_probes() {
     assert!(text.contains("probes: 3 OK, 0 failed"), "{text}");
     assert!(text.contains(" 0 messages"), "{text}");
 }
+
+/// Runs `binary` with `args`, stdin from `input`; (exit code, stdout, stderr).
+fn run(binary: &str, args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    let mut child = Command::new(binary)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
+    (
+        output.status.code(),
+        text(output.stdout),
+        text(output.stderr),
+    )
+}
+
+/// `sudokud` runs the local commands itself and hands the rest to `sudokud-server`:
+/// what a user sees is the same either way, answers, help and errors alike (the
+/// full binary's texts name it as it was started, so `sudokud-server` there).
+#[test]
+fn the_front_and_the_full_binary_answer_alike() {
+    let (front, full) = (
+        env!("CARGO_BIN_EXE_sudokud"),
+        env!("CARGO_BIN_EXE_sudokud-server"),
+    );
+    let mut puzzles = common::puzzles("17_clue.txt");
+    puzzles.truncate(50);
+    puzzles.push("12".to_owned());
+    puzzles.push(common::unsolvable_puzzles()[0].clone());
+    let input = puzzles.join("\n") + "\n";
+    let calls: [&[&str]; 9] = [
+        &["solve"],
+        &["solve", "--count", "--threads", "2"],
+        &["rate"],
+        &["solve", "--help"],
+        &["serve", "--help"],
+        &["--help"],
+        &["solve", "--tls-ca", "ca.pem"],
+        &["solve", "--no-such-flag"],
+        &["no-such-command"],
+    ];
+    for args in calls {
+        let (code, out, err) = run(front, args, &input);
+        let (full_code, full_out, full_err) = run(full, args, &input);
+        let named = |text: String| text.replace("sudokud-server", "sudokud");
+        assert_eq!(code, full_code, "{args:?}: {err}");
+        assert_eq!(out, named(full_out), "{args:?}");
+        assert_eq!(err, named(full_err), "{args:?}");
+    }
+}
+
+/// A front without the full binary beside it says which file it could not run,
+/// and still runs the local commands.
+#[test]
+fn a_front_alone_names_the_binary_it_misses() {
+    let dir = std::env::temp_dir().join(format!("sudokud-front-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let alone = dir.join("sudokud");
+    std::fs::copy(env!("CARGO_BIN_EXE_sudokud"), &alone).unwrap();
+    let alone = alone.to_str().unwrap();
+    let (code, out, err) = run(alone, &["serve", "--help"], "");
+    assert_eq!(code, Some(127), "{out}{err}");
+    assert!(err.contains("sudokud-server"), "{err}");
+    let puzzle = &common::puzzles("17_clue.txt")[0];
+    let (code, out, _) = run(alone, &["solve"], &format!("{puzzle}\n"));
+    assert_eq!(code, Some(0));
+    assert_eq!(out.trim().len(), 81, "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

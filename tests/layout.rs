@@ -437,7 +437,7 @@ const LAYERS: &[&[&str]] = &[
     &["server"],
     &["remote", "load", "watch"],
     &["cli"],
-    &["main"],
+    &["main", "bin"],
 ];
 
 /// The layer of a source file (`src/service/call.rs`: the layer of `service`).

@@ -16,6 +16,7 @@ use clap::{ArgMatches, CommandFactory, FromArgMatches};
 mod args;
 mod bench;
 mod config;
+pub mod front;
 mod health;
 mod human;
 mod input;
