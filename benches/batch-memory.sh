@@ -7,7 +7,7 @@
 #   bash benches/batch-memory.sh      (needs examples/python/requirements.txt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --locked --bin sudokud >/dev/null
+cargo build --release --locked --bin sudokud --bin sudokud-server >/dev/null
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 SUDOKUD_LISTEN=127.0.0.1:$port RUST_LOG=warn target/release/sudokud serve &
 server=$!

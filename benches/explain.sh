@@ -16,7 +16,7 @@ puzzles="$shared/data/puzzles"
 n=${N:-300}
 rounds=${ROUNDS:-3}
 sets=${SETS-17_clue magictour_top1465}
-[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud
+[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud --bin sudokud-server
 ours=${BIN:-target/release/sudokud}
 python3 -c 'import grpc, grpc_tools' 2>/dev/null || pip install --quiet -r examples/python/requirements.txt
 

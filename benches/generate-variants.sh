@@ -12,7 +12,7 @@ count=${1:-20}
 venv=${CPSAT_VENV:-/tmp/sudokud-cpsat}
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -c 'import ortools' 2>/dev/null || "$venv/bin/pip" install --quiet ortools
-cargo build --quiet --release --bin sudokud
+cargo build --quiet --release --bin sudokud --bin sudokud-server
 bin=${BIN:-target/release/sudokud}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000}
-cargo build --quiet --release --bin sudokud
+cargo build --quiet --release --bin sudokud --bin sudokud-server
 bin=${BIN:-target/release/sudokud}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -13,7 +13,7 @@ rounds=${1:-3}
 seconds=${2:-3}
 shared=${SHARED:-../shared}
 command -v wrk >/dev/null || { echo "needs wrk (apt-get install wrk)"; exit 1; }
-cargo build --quiet --release --bin sudokud
+cargo build --quiet --release --bin sudokud --bin sudokud-server
 CARGO_TARGET_DIR=target/grpc-baseline cargo build --quiet --release \
   --manifest-path "$shared/tools/grpc-baseline/Cargo.toml"
 bin=target/release/sudokud

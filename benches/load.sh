@@ -22,7 +22,7 @@ min_ratio=${MIN_RATIO:-0.85}
 max_p99=${MAX_P99:-2.0}
 short=()
 shared=${SHARED:-../shared}
-[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud
+[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud --bin sudokud-server
 CARGO_TARGET_DIR=target/grpc-baseline cargo build --quiet --release \
   --manifest-path "$shared/tools/grpc-baseline/Cargo.toml"
 bin=${BIN:-target/release/sudokud}

@@ -19,7 +19,7 @@ shared=${SHARED:-../shared}
 puzzles="$shared/data/puzzles"
 n=${N:-2000}
 command -v qqwing >/dev/null || { apt-get install -y qqwing >/dev/null 2>&1 || sudo apt-get install -y qqwing >/dev/null; }
-cargo build --quiet --release --bin sudokud
+cargo build --quiet --release --bin sudokud --bin sudokud-server
 ours=${BIN:-target/release/sudokud}
 
 . benches/one-slot-server.sh

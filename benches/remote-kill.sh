@@ -7,7 +7,7 @@
 #   bash benches/remote-kill.sh       (env: SET=forum_hardest_1905_11plus)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --locked --bin sudokud >/dev/null
+cargo build --release --locked --bin sudokud --bin sudokud-server >/dev/null
 bin=target/release/sudokud
 dir=${SUDOKUD_PUZZLES:-../shared/data/puzzles}
 file="$dir/${SET:-forum_hardest_1905_11plus}.txt"

@@ -11,7 +11,7 @@
 # BIN=PATH measures that sudokud binary instead of building this tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -n "${BIN:-}" ] || cargo build --release --locked --bin sudokud >/dev/null
+[ -n "${BIN:-}" ] || cargo build --release --locked --bin sudokud --bin sudokud-server >/dev/null
 bin=${BIN:-target/release/sudokud}
 dir=${SUDOKUD_PUZZLES:-../shared/data/puzzles}
 rounds=${ROUNDS:-5}

@@ -11,7 +11,7 @@
 # (default 11) is remote.sh's. Exits 1 when load.sh does (a ratio under its bar).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud
+[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud --bin sudokud-server
 export BIN=${BIN:-target/release/sudokud}
 status=0
 echo "### Unary Solve against the bare framework (benches/load.sh 3 3)"

@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 per_client=${1:-10000}
-[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud
+[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud --bin sudokud-server
 bin=${BIN:-target/release/sudokud}
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 port=${PORT:-50094}

@@ -17,7 +17,7 @@ puzzles="$shared/data/puzzles"
 venv=${CPSAT_VENV:-/tmp/sudokud-cpsat}
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -c 'import ortools' 2>/dev/null || "$venv/bin/pip" install --quiet ortools
-cargo build --quiet --release --bin sudokud
+cargo build --quiet --release --bin sudokud --bin sudokud-server
 ours="target/release/sudokud"
 max_steps=${MAX_STEPS:-20000000}
 

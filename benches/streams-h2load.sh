@@ -25,7 +25,7 @@ blanks=${BLANKS:-30}
 probe_count=${PROBES:-200}
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1000 10000 100000)
-[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud
+[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud --bin sudokud-server
 bin=${BIN:-target/release/sudokud}
 ulimit -n 200000 2>/dev/null || ulimit -n 65536 2>/dev/null || true
 work=$(mktemp -d)

@@ -20,7 +20,7 @@ window=${WINDOW:-10}
 probe_count=${PROBES:-200}
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1000 10000)
-[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud
+[ -n "${BIN:-}" ] || cargo build --quiet --release --bin sudokud --bin sudokud-server
 bin=${BIN:-target/release/sudokud}
 ulimit -n 65536 2>/dev/null || true
 head -n 1 "$puzzles/plb_hard20.txt" >target/streams-puzzle.txt

@@ -27,7 +27,7 @@ grace=${GRACE:-1}
 span=${SPAN:-12}
 puzzles=${PUZZLES:-${SUDOKUD_PUZZLES:-../shared/data/puzzles}/euler96_50.txt}
 command -v haproxy >/dev/null || { echo "needs haproxy (apt-get install haproxy)"; exit 2; }
-[ -x "$bin" ] || cargo build --locked --bin sudokud
+[ -x "$bin" ] || cargo build --locked --bin sudokud --bin sudokud-server
 work=${KEEP:-$(mktemp -d)}
 mkdir -p "$work"
 pids=()
