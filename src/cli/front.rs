@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use super::args::{BenchArgs, ExplainArgs, GenerateArgs, HintArgs, RateArgs, SolveArgs};
-use super::{bench, human, solve, solve_flag_without_effect};
+use super::{bench, exit_code, human, solve, solve_flag_without_effect};
 
 /// The file name of the full binary, next to the front's own.
 pub const FULL_BINARY: &str = "sudokud-server";
@@ -58,13 +58,7 @@ pub fn main() -> ExitCode {
         LocalCommand::Hint(args) => human::hint(args),
         LocalCommand::Generate(args) => human::generate(args),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("sudokud: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    exit_code(result)
 }
 
 /// Runs the full binary on `args` (its own name first): in this process's place

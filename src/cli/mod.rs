@@ -67,6 +67,12 @@ pub fn main() -> ExitCode {
         Some(Command::Hint(args)) => human::hint(args),
         Some(Command::Generate(args)) => human::generate(args),
     };
+    exit_code(result)
+}
+
+/// A command's outcome as the process ends with it: success, or the error in the
+/// one form every command prints (both binaries end this way).
+fn exit_code(result: runtime::CliResult) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

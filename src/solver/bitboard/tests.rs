@@ -32,16 +32,20 @@ fn row_singles_keeps_the_rows_with_one_candidate() {
     }
 }
 
-/// `holding` against its definition, board by board.
-#[test]
-fn holding_marks_the_boards_with_any_of_the_cells() {
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = || {
+/// A xorshift stream of random band masks (27 bits), the same for a seed.
+fn random_boards(mut seed: u64) -> impl FnMut() -> u32 {
+    move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         (seed as u32) & BAND
-    };
+    }
+}
+
+/// `holding` against its definition, board by board.
+#[test]
+fn holding_marks_the_boards_with_any_of_the_cells() {
+    let mut next = random_boards(0x9E37_79B9_7F4A_7C15);
     for round in 0..5_000 {
         // Sparse and dense boards alike.
         let boards: [u32; 9] = std::array::from_fn(|_| {
@@ -203,13 +207,7 @@ fn unsettled_forms_agree() {
             eprintln!("skipped: this CPU has no AVX2");
             return;
         }
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed as u32) & BAND
-        };
+        let mut next = random_boards(0x2545_F491_4F6C_DD1D);
         let mut marked = 0;
         for round in 0..20_000 {
             let mut state = State::EMPTY;
