@@ -40,6 +40,10 @@ impl<S: Sink> Run<'_, '_, '_, S> {
             if !state.stale {
                 return Ok(());
             }
+            if !state.claiming_can_act() {
+                state.stale = false;
+                return Ok(());
+            }
             column_claiming(state)?;
             if state.dirty == 0 {
                 return Ok(());

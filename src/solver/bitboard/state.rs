@@ -85,6 +85,18 @@ impl State {
         at_least
     }
 
+    /// Whether column claiming can narrow anything (or fail) at a fixpoint of the
+    /// band rule: only while no band is solved. In a solved band each digit keeps
+    /// one column in each stack, and its update cleared that column from the other
+    /// two bands. So in a stack where a column holds the digit in one band only,
+    /// the band beside it has one column left there and clears it from that band
+    /// too, which leaves that band's box with the lone column already; and a
+    /// column with the digit in no band would have left a box empty.
+    #[inline(always)]
+    pub(super) fn claiming_can_act(&self) -> bool {
+        self.unsolved.iter().all(|&cells| cells != 0)
+    }
+
     pub(super) fn solution(&self) -> [u8; CELLS] {
         let mut cells = [0u8; CELLS];
         for digit in 0..9 {

@@ -152,6 +152,74 @@ fn the_v3_build_searches_as_the_portable_one() {
     }
 }
 
+/// Calls `f` with a run of its own (no events, one solution wanted), to drive
+/// single steps of the search by hand.
+fn with_run<T>(f: impl FnOnce(&mut Run<'_, '_, '_, NoEvents>) -> T) -> T {
+    let (control, mut held, mut sink) = (
+        Control::UNTIMED,
+        std::collections::VecDeque::new(),
+        NoEvents,
+    );
+    let mut recorder = Recorder::resume(&mut sink, &control, Stats::default(), &mut held);
+    let (mut found, mut trail) = (Found::new(1), Vec::new());
+    f(&mut Run {
+        recorder: &mut recorder,
+        found: &mut found,
+        trail: &mut trail,
+        depth: 0,
+        interrupted: None,
+        pairs: [0; 3],
+    })
+}
+
+/// Propagation leaves column claiming out once a band is solved
+/// (`State::claiming_can_act`): there it can neither narrow a board nor fail.
+/// Checked on every node of the searches of puzzles from three sets (all of
+/// each tree): claiming run on such a fixpoint changes nothing.
+#[test]
+fn claiming_has_nothing_to_do_once_a_band_is_solved() {
+    let mut checked = [0usize; 2];
+    for set in [
+        "serg_benchmark.txt",
+        "17_clue.txt",
+        "forum_hardest_1106.txt",
+    ] {
+        let boards = crate::bench::read_set(set).unwrap();
+        for board in boards.iter().take(100) {
+            with_run(|run| visit_all(run, State::from_givens(board), &mut checked));
+        }
+    }
+    // Nodes of both kinds.
+    assert!(checked[0] > 1_000 && checked[1] > 1_000, "{checked:?}");
+}
+
+/// Propagates `state` and, for a node where claiming is left out, checks that it
+/// has nothing to do; then does the same below each digit of its guess.
+fn visit_all(run: &mut Run<'_, '_, '_, NoEvents>, mut state: State, checked: &mut [usize; 2]) {
+    state.stale = true;
+    if run.propagate(&mut state).is_err() || state.unsolved == [0; 3] {
+        return;
+    }
+    let can_act = state.claiming_can_act();
+    if !can_act {
+        let mut claimed = state;
+        assert!(claiming::column_claiming(&mut claimed).is_ok());
+        assert_eq!(claimed.candidates, state.candidates);
+        assert_eq!(claimed.dirty, 0);
+    }
+    checked[usize::from(can_act)] += 1;
+    let (band, bit, untried) = choose::choose(&state, run.pairs);
+    for digit in (0..9).filter(|digit| untried >> digit & 1 == 1) {
+        let mut child = state;
+        if run
+            .assign(&mut child, digit, band, bit, Reason::Guess)
+            .is_ok()
+        {
+            visit_all(run, child, checked);
+        }
+    }
+}
+
 /// `settled::unsettled` marks exactly the boards whose update would change
 /// the root's state (or fail): every board of the givens' state of puzzles from
 /// three sets, each updated on a copy.
@@ -163,34 +231,21 @@ fn unsettled_marks_the_boards_an_update_would_change() {
         for board in boards.iter().take(300) {
             let state = State::from_givens(board);
             let marked = settled::unsettled(&state);
-            let (control, mut held, mut sink) = (
-                Control::UNTIMED,
-                std::collections::VecDeque::new(),
-                NoEvents,
-            );
-            let mut recorder = Recorder::resume(&mut sink, &control, Stats::default(), &mut held);
-            let (mut found, mut trail) = (Found::new(1), Vec::new());
-            let mut run = Run {
-                recorder: &mut recorder,
-                found: &mut found,
-                trail: &mut trail,
-                depth: 0,
-                interrupted: None,
-                pairs: [0; 3],
-            };
-            for index in 0..27 {
-                let mut after = state;
-                let acts = match run.update(&mut after, index) {
-                    Err(_) => true,
-                    Ok(_) => {
-                        after.candidates != state.candidates
-                            || after.unsolved != state.unsolved
-                            || after.pending != state.pending
-                    }
-                };
-                assert_eq!(marked >> index & 1 == 1, acts, "{board:?} board {index}");
-                checked[usize::from(acts)] += 1;
-            }
+            with_run(|run| {
+                for index in 0..27 {
+                    let mut after = state;
+                    let acts = match run.update(&mut after, index) {
+                        Err(_) => true,
+                        Ok(_) => {
+                            after.candidates != state.candidates
+                                || after.unsolved != state.unsolved
+                                || after.pending != state.pending
+                        }
+                    };
+                    assert_eq!(marked >> index & 1 == 1, acts, "{board:?} board {index}");
+                    checked[usize::from(acts)] += 1;
+                }
+            });
         }
     }
     // Both kinds were seen.
