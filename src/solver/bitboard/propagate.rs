@@ -4,9 +4,9 @@
 //! Knows nothing of the stack of guesses.
 
 use super::choose::holding;
-use super::claiming::{column_claiming, row_singles};
+use super::claiming::column_claiming;
 use super::state::{Fail, State};
-use super::tables::{TABLES, triads_of};
+use super::tables::{TABLES, alone_in_triads, triads_of};
 use super::{OTHER_BANDS, Run, at, boxes_of, columns_of, spread_columns};
 use crate::solver::{Reason, Sink};
 
@@ -62,7 +62,8 @@ impl<S: Sink> Run<'_, '_, '_, S> {
         let band = usize::from(board >= 9) + usize::from(board >= 18);
         let first = band * 9;
         let before = state.candidates[board & 31];
-        let after = before & TABLES.kept_cells[triads_of(before)];
+        let triads = triads_of(before);
+        let after = before & TABLES.kept_cells[triads];
         if after == 0 {
             // No triads fit a matching.
             return Err(Fail);
@@ -79,7 +80,10 @@ impl<S: Sink> Run<'_, '_, '_, S> {
         state.candidates[one] &= !locked;
         state.candidates[two] &= !locked;
         dirty |= u32::from(in_one != 0) << one | u32::from(in_two != 0) << two;
-        let solved = row_singles(after);
+        // The rows of `after` with one cell (`row_singles(after)`), read from the
+        // triads instead: beside the band rule's lookup rather than after it, as
+        // the next update in the band waits on this one's clear.
+        let solved = TABLES.lone_triads[triads] & alone_in_triads(before);
         let new = solved & state.unsolved[band];
         let clear = new | (solved & state.pending[band]);
         if clear != 0 {

@@ -14,12 +14,31 @@ pub(super) fn triads_of(board: u32) -> usize {
     ((any & 0x49) | (any >> 8 & 0x92) | (any >> 16 & 0x124)) as usize
 }
 
+/// The cells of `board` with no other candidate in their triad (the three cells a
+/// row shares with a box). Bit arithmetic on the board alone, beside the table
+/// lookups rather than after them.
+#[inline(always)]
+pub(super) fn alone_in_triads(board: u32) -> u32 {
+    /// Bit 0, 1 and 2 of every triad.
+    const FIRST: u32 = 0o111_111_111;
+    const SECOND: u32 = FIRST << 1;
+    const THIRD: u32 = FIRST << 2;
+    let others = (board >> 1 & (FIRST | SECOND))
+        | (board << 1 & (SECOND | THIRD))
+        | (board >> 2 & FIRST)
+        | (board << 2 & THIRD);
+    board & !others
+}
+
 /// Lookup tables, computed at compile time.
 pub(super) struct Tables {
     /// 9 triad bits as `triads_of` lays them out (box-major) -> the cells of the
     /// triads that fit some row-to-box matching (the matching and its cells in one
     /// lookup).
     pub(super) kept_cells: [u32; 512],
+    /// The same index -> the cells of the kept triads that are their row's only
+    /// kept triad (a cell alone in such a triad is its row's one candidate).
+    pub(super) lone_triads: [u32; 512],
     /// For each cell of a band: its peers in the band (row, box, column), itself not
     /// included.
     pub(super) peers: [u32; 32],
@@ -35,13 +54,25 @@ pub(super) static TABLES: Tables = tables();
 pub(super) const fn tables() -> Tables {
     let mut tables = Tables {
         kept_cells: [0; 512],
+        lone_triads: [0; 512],
         peers: [0; 32],
         column: [0; 32],
         lone_columns: [0; 512],
     };
     let mut value = 0;
     while value < 512 {
-        tables.kept_cells[value] = cells_of_triads(matching(transpose(value as u16)));
+        let kept = matching(transpose(value as u16));
+        tables.kept_cells[value] = cells_of_triads(kept);
+        let mut lone = 0;
+        let mut row = 0;
+        while row < 3 {
+            let in_row = kept & (7 << (3 * row));
+            if in_row.count_ones() == 1 {
+                lone |= in_row;
+            }
+            row += 1;
+        }
+        tables.lone_triads[value] = cells_of_triads(lone);
         let mut lone = 0;
         let mut stack = 0;
         while stack < 3 {
