@@ -1,5 +1,6 @@
-//! The candidate boards of one node of the search, and the intake that builds the
-//! first from the givens (band masks read from `board::band_masks`).
+//! The candidate boards of one node of the search, the intake that builds the
+//! first from the givens (band masks read from `board::band_masks`), and the grid
+//! of a solved one (cell by cell, or with AVX2 from four bit planes).
 //! Knows nothing of guesses or of the recorder.
 
 use super::{BAND, at, reach_of};
@@ -97,7 +98,18 @@ impl State {
         self.unsolved.iter().all(|&cells| cells != 0)
     }
 
+    /// The grid of a solved state (every cell on exactly one digit's board).
     pub(super) fn solution(&self) -> [u8; CELLS] {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: this CPU has AVX2 (checked just above; std caches the answer).
+            return unsafe { self.solution_avx2() };
+        }
+        self.solution_per_cell()
+    }
+
+    /// `solution`, one cell at a time.
+    pub(super) fn solution_per_cell(&self) -> [u8; CELLS] {
         let mut cells = [0u8; CELLS];
         for digit in 0..9 {
             for band in 0..3 {
@@ -109,5 +121,46 @@ impl State {
             }
         }
         cells
+    }
+
+    /// `solution` with AVX2: per band, the four bits of the cells' digits as four
+    /// masks (each the union of the boards of the digits with that bit), each
+    /// spread to a byte per cell; the bands written 27 bytes apart.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn solution_avx2(&self) -> [u8; CELLS] {
+        use std::arch::x86_64::{
+            __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_or_si256, _mm256_set1_epi8,
+            _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256,
+            _mm256_shuffle_epi8, _mm256_storeu_si256,
+        };
+        // Byte k of a mask to bytes 8k to 8k + 7 (the shuffle stays in its half).
+        let to_bytes = _mm256_setr_epi8(
+            0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3,
+            3, 3, 3,
+        );
+        // Each byte of a group of eight tests its own bit.
+        let bit_of_byte = _mm256_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
+        let mut bytes = [0u8; 96];
+        for band in 0..3 {
+            let mut planes = [0u32; 4];
+            for digit in 0..9 {
+                for (bit, plane) in planes.iter_mut().enumerate() {
+                    if (digit + 1) >> bit & 1 == 1 {
+                        *plane |= self.candidates[at(digit, band)];
+                    }
+                }
+            }
+            let mut cells = _mm256_setzero_si256();
+            for (bit, &plane) in planes.iter().enumerate() {
+                let spread = _mm256_shuffle_epi8(_mm256_set1_epi32(plane as i32), to_bytes);
+                let set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit_of_byte), bit_of_byte);
+                cells = _mm256_or_si256(cells, _mm256_and_si256(set, _mm256_set1_epi8(1 << bit)));
+            }
+            let out = &mut bytes[27 * band..27 * band + 32];
+            // SAFETY: `out` is 32 writable bytes; the store needs no alignment.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), cells) };
+        }
+        std::array::from_fn(|cell| bytes[cell])
     }
 }

@@ -71,6 +71,35 @@ fn solved_cells_come_from_the_triads_as_from_the_rows() {
     assert!(fitting > 100_000, "{fitting}");
 }
 
+/// The solved state's grid is the same cell by cell and with AVX2 (when this CPU
+/// has it): the states of 600 solutions (every cell a given), each read back.
+#[test]
+fn solution_forms_agree() {
+    let mut read = 0;
+    for set in [
+        "serg_benchmark.txt",
+        "17_clue.txt",
+        "forum_hardest_1106.txt",
+    ] {
+        for board in crate::bench::read_set(set).unwrap().iter().take(200) {
+            let (Some(cells), _, _) = run_quiet(board, 1, Isa::Portable) else {
+                panic!("{board:?}: no solution");
+            };
+            let state = State::from_givens(&Board::with_cells(cells));
+            assert_eq!(state.solution_per_cell(), cells);
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: this CPU has AVX2 (checked just above).
+                assert_eq!(unsafe { state.solution_avx2() }, cells, "{board:?}");
+                read += 1;
+            }
+        }
+    }
+    if read == 0 {
+        eprintln!("skipped the AVX2 form: this CPU has no AVX2");
+    }
+}
+
 /// A xorshift stream of random band masks (27 bits), the same for a seed.
 fn random_boards(mut seed: u64) -> impl FnMut() -> u32 {
     move || {
