@@ -6,7 +6,7 @@
 use super::choose::holding;
 use super::claiming::column_claiming;
 use super::state::{Fail, State};
-use super::tables::{TABLES, alone_in_triads, triads_of};
+use super::tables::{TABLES, alone_in_threes, triads_of};
 use super::{OTHER_BANDS, Run, at, boxes_of, columns_of, spread_columns};
 use crate::solver::{Reason, Sink};
 
@@ -83,7 +83,7 @@ impl<S: Sink> Run<'_, '_, '_, S> {
         // The rows of `after` with one cell (`row_singles(after)`), read from the
         // triads instead: beside the band rule's lookup rather than after it, as
         // the next update in the band waits on this one's clear.
-        let solved = TABLES.lone_triads[triads] & alone_in_triads(before);
+        let solved = TABLES.lone_triads[triads] & alone_in_threes(before);
         let new = solved & state.unsolved[band];
         let clear = new | (solved & state.pending[band]);
         if clear != 0 {

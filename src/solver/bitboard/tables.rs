@@ -14,20 +14,22 @@ pub(super) fn triads_of(board: u32) -> usize {
     ((any & 0x49) | (any >> 8 & 0x92) | (any >> 16 & 0x124)) as usize
 }
 
-/// The cells of `board` with no other candidate in their triad (the three cells a
-/// row shares with a box). Bit arithmetic on the board alone, beside the table
-/// lookups rather than after them.
+/// The bits of `bits` with no other bit set in their group of three (bits `3k` to
+/// `3k + 2`, nine groups). On a band's board: the cells alone in their triad (the
+/// three cells a row shares with a box), by bit arithmetic on the board alone,
+/// beside the table lookups rather than after them. The tables use it on groups of
+/// triads (a row's three) and of columns (a stack's three).
 #[inline(always)]
-pub(super) fn alone_in_triads(board: u32) -> u32 {
-    /// Bit 0, 1 and 2 of every triad.
+pub(super) const fn alone_in_threes(bits: u32) -> u32 {
+    /// Bit 0, 1 and 2 of every group.
     const FIRST: u32 = 0o111_111_111;
     const SECOND: u32 = FIRST << 1;
     const THIRD: u32 = FIRST << 2;
-    let others = (board >> 1 & (FIRST | SECOND))
-        | (board << 1 & (SECOND | THIRD))
-        | (board >> 2 & FIRST)
-        | (board << 2 & THIRD);
-    board & !others
+    let others = (bits >> 1 & (FIRST | SECOND))
+        | (bits << 1 & (SECOND | THIRD))
+        | (bits >> 2 & FIRST)
+        | (bits << 2 & THIRD);
+    bits & !others
 }
 
 /// Lookup tables, computed at compile time.
@@ -61,28 +63,12 @@ pub(super) const fn tables() -> Tables {
     };
     let mut value = 0;
     while value < 512 {
+        // Kept triads row-major (`row * 3 + box`): a row's three are a group.
         let kept = matching(transpose(value as u16));
         tables.kept_cells[value] = cells_of_triads(kept);
-        let mut lone = 0;
-        let mut row = 0;
-        while row < 3 {
-            let in_row = kept & (7 << (3 * row));
-            if in_row.count_ones() == 1 {
-                lone |= in_row;
-            }
-            row += 1;
-        }
-        tables.lone_triads[value] = cells_of_triads(lone);
-        let mut lone = 0;
-        let mut stack = 0;
-        while stack < 3 {
-            let columns = (value >> (3 * stack)) & 7;
-            if columns.count_ones() == 1 {
-                lone |= columns << (3 * stack);
-            }
-            stack += 1;
-        }
-        tables.lone_columns[value] = spread_columns(lone as u32);
+        tables.lone_triads[value] = cells_of_triads(alone_in_threes(kept as u32) as u16);
+        // Column bits: a stack's three are a group.
+        tables.lone_columns[value] = spread_columns(alone_in_threes(value as u32));
         value += 1;
     }
     let mut index = 0;

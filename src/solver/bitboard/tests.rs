@@ -33,7 +33,7 @@ fn row_singles_keeps_the_rows_with_one_candidate() {
 }
 
 /// The update's solved cells, read from the triads (`TABLES.lone_triads` and
-/// `alone_in_triads` of the board before the band rule), are the rows of the board
+/// `alone_in_threes` of the board before the band rule), are the rows of the board
 /// after it with one candidate (`row_singles`), whenever some triads fit a matching:
 /// on every board with at most two candidates per row (all of them) and on random
 /// boards of every density.
@@ -45,7 +45,7 @@ fn solved_cells_come_from_the_triads_as_from_the_rows() {
         if after == 0 {
             return false;
         }
-        let solved = tables::TABLES.lone_triads[triads] & tables::alone_in_triads(before);
+        let solved = tables::TABLES.lone_triads[triads] & tables::alone_in_threes(before);
         assert_eq!(solved, row_singles(after), "{before:#x}");
         true
     };
