@@ -6,7 +6,7 @@
 use super::choose::holding;
 use super::claiming::column_claiming;
 use super::state::{Fail, State};
-use super::tables::{TABLES, alone_in_threes, triads_of};
+use super::tables::{TABLES, alone_in_threes, band_rule};
 use super::{OTHER_BANDS, Run, at, boxes_of, columns_of, spread_columns};
 use crate::solver::{Reason, Sink};
 
@@ -14,7 +14,7 @@ impl<S: Sink> Run<'_, '_, '_, S> {
     /// Updates every board that changed until none does, then places naked singles
     /// and runs column claiming, until nothing more follows.
     #[inline(always)]
-    pub(super) fn propagate(&mut self, state: &mut State) -> Result<(), Fail> {
+    pub(super) fn propagate<const V3: bool>(&mut self, state: &mut State) -> Result<(), Fail> {
         loop {
             // The dirty boards in a register: updates return the boards they
             // dirty.
@@ -31,7 +31,7 @@ impl<S: Sink> Run<'_, '_, '_, S> {
                     let board = batch.trailing_zeros() as usize;
                     batch &= batch - 1;
                     dirty &= !(1 << board);
-                    dirty |= self.update(state, board)?;
+                    dirty |= self.update::<V3>(state, board)?;
                 }
             }
             if self.naked_singles(state)? {
@@ -57,13 +57,17 @@ impl<S: Sink> Run<'_, '_, '_, S> {
     /// solved, and cells newly solved (or placed since the last update) are
     /// cleared from the other digits. The boards it changed (other than this one).
     #[inline(always)]
-    pub(super) fn update(&mut self, state: &mut State, board: usize) -> Result<u32, Fail> {
+    pub(super) fn update<const V3: bool>(
+        &mut self,
+        state: &mut State,
+        board: usize,
+    ) -> Result<u32, Fail> {
         let mut dirty = 0;
         let band = usize::from(board >= 9) + usize::from(board >= 18);
         let first = band * 9;
         let before = state.candidates[board & 31];
-        let triads = triads_of(before);
-        let after = before & TABLES.kept_cells[triads];
+        let (kept, lone) = band_rule::<V3>(before);
+        let after = before & kept;
         if after == 0 {
             // No triads fit a matching.
             return Err(Fail);
@@ -83,7 +87,7 @@ impl<S: Sink> Run<'_, '_, '_, S> {
         // The rows of `after` with one cell (`row_singles(after)`), read from the
         // triads instead: beside the band rule's lookup rather than after it, as
         // the next update in the band waits on this one's clear.
-        let solved = TABLES.lone_triads[triads] & alone_in_threes(before);
+        let solved = lone & alone_in_threes(before);
         let new = solved & state.unsolved[band];
         let clear = new | (solved & state.pending[band]);
         if clear != 0 {

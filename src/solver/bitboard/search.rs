@@ -47,11 +47,11 @@ pub(super) enum Visit {
 /// POPCNT (what the loop inlines, the band rule, elimination and the guess choice,
 /// is compiled with the features too).
 macro_rules! search_fn {
-    ($name:ident $(, #[$attr:meta])*) => {
+    ($name:ident, $v3:literal $(, #[$attr:meta])*) => {
         $(#[$attr])*
         pub(super) fn $name(&mut self, levels: &mut Vec<Level>) -> Result<Status, Interrupted> {
             loop {
-                match self.visit(levels)? {
+                match self.visit::<$v3>(levels)? {
                     Visit::Found => return Ok(Status::Done),
                     Visit::Guessed => {}
                     Visit::DeadEnd => {
@@ -77,17 +77,20 @@ macro_rules! search_fn {
 }
 
 impl<S: Sink> Run<'_, '_, '_, S> {
-    search_fn!(search);
+    search_fn!(search, false);
     #[cfg(target_arch = "x86_64")]
-    search_fn!(search_v3, #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]);
+    search_fn!(search_v3, true, #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]);
 
     /// Propagates the node at `depth`; records a solution, or chooses the cell to
     /// guess on.
     #[inline(always)]
-    pub(super) fn visit(&mut self, levels: &mut [Level]) -> Result<Visit, Interrupted> {
+    pub(super) fn visit<const V3: bool>(
+        &mut self,
+        levels: &mut [Level],
+    ) -> Result<Visit, Interrupted> {
         let level = &mut levels[self.depth as usize];
         let state = &mut level.state;
-        if self.propagate(state).is_err() {
+        if self.propagate::<V3>(state).is_err() {
             return match self.interrupted {
                 Some(why) => Err(why),
                 None => Ok(Visit::DeadEnd),

@@ -27,7 +27,7 @@ pub(super) fn unsettled(state: &State) -> u32 {
 fn acts(state: &State, board: usize) -> bool {
     let band = board / 9;
     let before = state.candidates[board];
-    let after = before & TABLES.kept_cells[triads_of(before)];
+    let after = before & TABLES.by_box.kept_cells[triads_of(before)];
     let locked = TABLES.lone_columns[columns_of(after) as usize];
     // The digit's boards in the other two bands.
     let (one, two) = ((board + 9) % 27, (board + 18) % 27);
@@ -88,7 +88,7 @@ mod lanes {
         unsafe { _mm256_loadu_si256(words.as_ptr().cast::<__m256i>()) }
     }
 
-    /// `TABLES.kept_cells[triads_of(board)]` lane by lane.
+    /// `TABLES.by_box.kept_cells[triads_of(board)]` lane by lane.
     #[target_feature(enable = "avx2")]
     fn kept_cells(board: __m256i) -> __m256i {
         let spread = or(_mm256_srli_epi32(board, 1), _mm256_srli_epi32(board, 2));
@@ -101,7 +101,7 @@ mod lanes {
             ),
         );
         // SAFETY: every index is 9 bits, within the table's 512 entries.
-        unsafe { _mm256_i32gather_epi32::<4>(TABLES.kept_cells.as_ptr().cast(), index) }
+        unsafe { _mm256_i32gather_epi32::<4>(TABLES.by_box.kept_cells.as_ptr().cast(), index) }
     }
 
     /// `TABLES.lone_columns[columns_of(board)]` lane by lane: the columns alone

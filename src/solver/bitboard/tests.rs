@@ -32,7 +32,7 @@ fn row_singles_keeps_the_rows_with_one_candidate() {
     }
 }
 
-/// The update's solved cells, read from the triads (`TABLES.lone_triads` and
+/// The update's solved cells, read from the triads (`TABLES.by_box.lone_triads` and
 /// `alone_in_threes` of the board before the band rule), are the rows of the board
 /// after it with one candidate (`row_singles`), whenever some triads fit a matching:
 /// on every board with at most two candidates per row (all of them) and on random
@@ -41,11 +41,11 @@ fn row_singles_keeps_the_rows_with_one_candidate() {
 fn solved_cells_come_from_the_triads_as_from_the_rows() {
     let check = |before: u32| {
         let triads = tables::triads_of(before);
-        let after = before & tables::TABLES.kept_cells[triads];
+        let after = before & tables::TABLES.by_box.kept_cells[triads];
         if after == 0 {
             return false;
         }
-        let solved = tables::TABLES.lone_triads[triads] & tables::alone_in_threes(before);
+        let solved = tables::TABLES.by_box.lone_triads[triads] & tables::alone_in_threes(before);
         assert_eq!(solved, row_singles(after), "{before:#x}");
         true
     };
@@ -97,6 +97,44 @@ fn solution_forms_agree() {
     }
     if read == 0 {
         eprintln!("skipped the AVX2 form: this CPU has no AVX2");
+    }
+}
+
+/// The band rule through the row-major triads (`PEXT`) gives the cells it gives
+/// through the box-major ones: on a board of every triad pattern (each of its
+/// triads full, or holding one cell at the same place in all) and on random boards.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn band_rule_by_row_agrees_with_by_box() {
+    if !std::arch::is_x86_feature_detected!("bmi2") {
+        eprintln!("skipped: this CPU has no BMI2");
+        return;
+    }
+    let check = |board: u32| {
+        // SAFETY: this CPU has BMI2 (checked above).
+        let by_row = unsafe { tables::triads_by_row(board) };
+        let by_box = tables::triads_of(board);
+        let row = &tables::TABLES.by_row;
+        let boxes = &tables::TABLES.by_box;
+        assert_eq!(
+            (row.kept_cells[by_row], row.lone_triads[by_row]),
+            (boxes.kept_cells[by_box], boxes.lone_triads[by_box]),
+            "{board:#x}"
+        );
+    };
+    for pattern in 0..512u32 {
+        for fill in [0b111, 0b001, 0b010, 0b100] {
+            let board = (0..9)
+                .filter(|triad| pattern >> triad & 1 == 1)
+                .fold(0, |board, triad| {
+                    board | fill << ((triad / 3) * 9 + (triad % 3) * 3)
+                });
+            check(board);
+        }
+    }
+    let mut next = random_boards(0x2545_F491_4F6C_DD1D);
+    for _ in 0..100_000 {
+        check(next() & next());
     }
 }
 
@@ -265,7 +303,7 @@ fn claiming_has_nothing_to_do_once_a_band_is_solved() {
 /// has nothing to do; then does the same below each digit of its guess.
 fn visit_all(run: &mut Run<'_, '_, '_, NoEvents>, mut state: State, checked: &mut [usize; 2]) {
     state.stale = true;
-    if run.propagate(&mut state).is_err() || state.unsolved == [0; 3] {
+    if run.propagate::<false>(&mut state).is_err() || state.unsolved == [0; 3] {
         return;
     }
     let can_act = state.claiming_can_act();
@@ -302,7 +340,7 @@ fn unsettled_marks_the_boards_an_update_would_change() {
             with_run(|run| {
                 for index in 0..27 {
                     let mut after = state;
-                    let acts = match run.update(&mut after, index) {
+                    let acts = match run.update::<false>(&mut after, index) {
                         Err(_) => true,
                         Ok(_) => {
                             after.candidates != state.candidates
