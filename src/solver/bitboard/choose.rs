@@ -45,20 +45,21 @@ pub(super) fn choose(state: &State, pairs: [u32; 3]) -> (usize, u32, u16) {
 /// when `cells` is empty.
 #[inline(always)]
 pub(super) fn busiest_cell(state: &State, band: usize, cells: u32) -> u32 {
+    let [first, second] = OTHER_BANDS[band];
+    // The unsolved cells of the two other bands side by side: a cell's column in
+    // both with one AND.
+    let elsewhere = u64::from(state.unsolved[first]) | u64::from(state.unsolved[second]) << 32;
+    let unsolved = state.unsolved[band];
+    let last = 255 - band as u32 * 27;
     let mut best = 0;
     let mut rest = cells;
     while rest != 0 {
-        let index = rest.trailing_zeros() as usize;
+        let index = rest.trailing_zeros();
         rest &= rest - 1;
-        let column = TABLES.column[index & 31];
-        let [first, second] = OTHER_BANDS[band];
-        // One population count: the band's peers in the low 32 bits, the column's
-        // cells in the other bands above them (the second band's shifted by one, so
-        // the two never meet).
-        let elsewhere = (state.unsolved[first] & column) | (state.unsolved[second] & column) << 1;
-        let peers = u64::from(state.unsolved[band] & TABLES.peers[index & 31]);
-        let score = (peers | u64::from(elsewhere) << 32).count_ones();
-        best = best.max(score << 8 | (255 - (band * 27 + index)) as u32);
+        let at = index as usize & 31;
+        let score = (unsolved & TABLES.peers[at]).count_ones()
+            + (elsewhere & TABLES.column_twice[at]).count_ones();
+        best = best.max(score << 8 | (last - index));
     }
     best
 }

@@ -90,8 +90,9 @@ pub(super) struct Tables {
     /// For each cell of a band: its peers in the band (row, box, column), itself not
     /// included.
     pub(super) peers: [u32; 32],
-    /// For each cell of a band: the three cells of its column in a band.
-    pub(super) column: [u32; 32],
+    /// For each cell of a band: the three cells of its column in a band, in both
+    /// halves of the word (two bands' cells side by side, see `busiest_cell`).
+    pub(super) column_twice: [u64; 32],
     /// 9 column bits -> the cells of a band in the columns that are alone in
     /// their box (three columns).
     pub(super) lone_columns: [u32; 512],
@@ -110,7 +111,7 @@ pub(super) const fn tables() -> Tables {
             lone_triads: [0; 512],
         },
         peers: [0; 32],
-        column: [0; 32],
+        column_twice: [0; 32],
         lone_columns: [0; 512],
     };
     let mut value = 0;
@@ -129,9 +130,10 @@ pub(super) const fn tables() -> Tables {
     let mut index = 0;
     while index < 27 {
         let (row, column) = (index / 9, index % 9);
-        tables.column[index] = spread_columns(1 << column);
+        let column_cells = spread_columns(1 << column);
+        tables.column_twice[index] = column_cells as u64 * (1 | 1 << 32);
         let box_cells = (7 << ((column / 3) * 3)) * ((1 << 18) | (1 << 9) | 1);
-        let peers = (0x1FF << (9 * row)) | box_cells | tables.column[index];
+        let peers = (0x1FF << (9 * row)) | box_cells | column_cells;
         tables.peers[index] = peers & !(1 << index);
         index += 1;
     }
