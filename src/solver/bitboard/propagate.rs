@@ -34,7 +34,7 @@ impl<S: Sink> Run<'_, '_, '_, S> {
                     dirty |= self.update::<V3>(state, board)?;
                 }
             }
-            if self.naked_singles(state)? {
+            if self.naked_singles::<V3>(state)? {
                 continue;
             }
             if !state.stale {
@@ -151,7 +151,10 @@ impl<S: Sink> Run<'_, '_, '_, S> {
     /// Solves every unsolved cell with one candidate; fails on a cell with none.
     /// True when it solved any.
     #[inline(always)]
-    pub(super) fn naked_singles(&mut self, state: &mut State) -> Result<bool, Fail> {
+    pub(super) fn naked_singles<const V3: bool>(
+        &mut self,
+        state: &mut State,
+    ) -> Result<bool, Fail> {
         let mut progress = false;
         for band in 0..3 {
             let unsolved = state.unsolved[band];
@@ -159,7 +162,7 @@ impl<S: Sink> Run<'_, '_, '_, S> {
                 self.pairs[band] = 0;
                 continue;
             }
-            let [one, two, three] = state.counts(band);
+            let [one, two, three] = state.counts3::<V3>(band);
             self.pairs[band] = unsolved & two & !three;
             if unsolved & !one != 0 {
                 return Err(Fail);
