@@ -20,6 +20,8 @@ impl<S: Sink> Run<'_, '_, '_, S> {
             // dirty.
             let mut dirty = state.dirty;
             state.dirty = 0;
+            // Column claiming is due again once any board is updated.
+            state.stale |= dirty != 0;
             while dirty != 0 {
                 // The boards dirty now, in a batch: the next board to update is
                 // known without waiting for this update's outcome (which boards
@@ -107,7 +109,6 @@ impl<S: Sink> Run<'_, '_, '_, S> {
             dirty |= (changed << first) & !(1 << board);
         }
         state.candidates[board & 31] = after;
-        state.stale = true;
         Ok(dirty)
     }
 
