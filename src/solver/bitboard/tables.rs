@@ -116,13 +116,12 @@ pub(super) const fn tables() -> Tables {
     };
     let mut value = 0;
     while value < 512 {
-        // Kept triads row-major (`row * 3 + box`): a row's three are a group.
-        let kept = matching(value as u16);
-        tables.by_row.kept_cells[value] = cells_of_triads(kept);
-        tables.by_row.lone_triads[value] = cells_of_triads(alone_in_threes(kept as u32) as u16);
-        let kept = matching(transpose(value as u16));
-        tables.by_box.kept_cells[value] = cells_of_triads(kept);
-        tables.by_box.lone_triads[value] = cells_of_triads(alone_in_threes(kept as u32) as u16);
+        let [kept, lone] = band_rule_cells(value as u16);
+        tables.by_row.kept_cells[value] = kept;
+        tables.by_row.lone_triads[value] = lone;
+        let [kept, lone] = band_rule_cells(transpose(value as u16));
+        tables.by_box.kept_cells[value] = kept;
+        tables.by_box.lone_triads[value] = lone;
         // Column bits: a stack's three are a group.
         tables.lone_columns[value] = spread_columns(alone_in_threes(value as u32));
         value += 1;
@@ -138,6 +137,17 @@ pub(super) const fn tables() -> Tables {
         index += 1;
     }
     tables
+}
+
+/// One entry of the band rule's tables, for the triads given row-major (`row * 3 +
+/// box`): the cells of the triads that fit a matching, and those of the kept triads
+/// alone in their row (a row's three triads are a group).
+const fn band_rule_cells(triads: u16) -> [u32; 2] {
+    let kept = matching(triads);
+    [
+        cells_of_triads(kept),
+        cells_of_triads(alone_in_threes(kept as u32) as u16),
+    ]
 }
 
 /// Triad bits from box-major (`box * 3 + row`) to row-major (`row * 3 + box`).
