@@ -1,9 +1,9 @@
 //! Which cell the search guesses on, and its candidate digits.
 //! Knows nothing of the search stack.
 
+use super::OTHER_BANDS;
 use super::state::State;
 use super::tables::TABLES;
-use super::{OTHER_BANDS, at};
 
 /// The cell to guess on (a band and its bit) and its candidate digits: among the
 /// cells with the fewest candidates (two, else three, else any), the one with the
@@ -36,7 +36,7 @@ pub(super) fn choose(state: &State, pairs: [u32; 3]) -> (usize, u32, u16) {
     }
     let cell = 255 - (best & 0xFF) as usize;
     let (band, bit) = (cell / 27, 1 << (cell % 27));
-    (band, bit, digits_of(state, band, bit))
+    (band, bit, holding(&state.candidates, band * 9, bit) as u16)
 }
 
 /// Among `cells` of `band`, the one with the most unsolved peers (the guess that
@@ -65,7 +65,8 @@ pub(super) fn busiest_cell(state: &State, band: usize, cells: u32) -> u32 {
 }
 
 /// Which of the nine boards from `first` (a band's) hold any of `cells` (bit `i`
-/// for board `first + i`).
+/// for board `first + i`): for one cell, its candidate digits (bit `d` for digit
+/// `d + 1`).
 /// On x86-64 the first eight compare at once and one move-mask gathers them
 /// (the compiler's own vector form reduced with a chain of shuffles, on the
 /// update's critical path).
@@ -97,15 +98,4 @@ pub(super) fn holding(candidates: &[u32; 32], first: usize, cells: u32) -> u32 {
     (0..9).fold(0, |held, index| {
         held | u32::from(board(index) & cells != 0) << index
     })
-}
-
-/// The candidate digits (bit `d` for digit `d + 1`) of one cell.
-#[inline(always)]
-pub(super) fn digits_of(state: &State, band: usize, bit: u32) -> u16 {
-    let index = bit.trailing_zeros();
-    let mut digits = 0u16;
-    for digit in 0..9 {
-        digits |= (((state.candidates[at(digit, band)] >> index) & 1) as u16) << digit;
-    }
-    digits
 }

@@ -173,10 +173,7 @@ impl<S: Sink> Run<'_, '_, '_, S> {
                 let bit = singles & singles.wrapping_neg();
                 singles ^= bit;
                 // The cell's one digit, without a branch per board.
-                let mut digits = 0u32;
-                for digit in 0..9 {
-                    digits |= u32::from(state.candidates[at(digit, band)] & bit != 0) << digit;
-                }
+                let digits = holding(&state.candidates, band * 9, bit);
                 if digits == 0 {
                     // A single placed just before took its one digit (a peer).
                     return Err(Fail);
