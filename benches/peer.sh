@@ -15,6 +15,10 @@
 # alternating so that a noisy moment on the shared machine hits all alike). Answers
 # are compared first: the counts must be identical, and each first solution must
 # fill its puzzle (puzzles with several solutions may differ in which they give).
+# The last column reads a contention gauge (benches/gauge/contention.rs) before and
+# after each line's runs: about 0.75-0.8 while this core is ours alone, 1.2 and more
+# while a neighbouring hyperthread runs (sudokud loses more than its peers then;
+# docs/performance.md says why).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${SHARED:-../shared}
@@ -22,7 +26,8 @@ puzzles="$shared/data/puzzles"
 peer_target=${PEER_TARGET:-/tmp/sudokud-peer}
 CARGO_TARGET_DIR="$peer_target" cargo build --quiet --release \
   --manifest-path "$shared/tools/peer-sudoku-crate/Cargo.toml"
-cargo build --quiet --release --bin sudokud
+cargo build --quiet --release --bin sudokud --example contention
+gauge="target/release/examples/contention"
 crate="$peer_target/release/peer-sudoku-crate"
 ours="target/release/sudokud"
 tdoku=${TDOKU:-}
@@ -70,7 +75,9 @@ check() {
 
 header="%-26s %-6s %11s %11s"
 [ -n "$tdoku" ] && header="$header %11s"
-printf "$header %8s %8s\n" set mode sudokud/s crate/s ${tdoku:+tdoku/s} vs-crate ${tdoku:+vs-tdoku} | sed 's/ *$//'
+ratios="%8s"
+[ -n "$tdoku" ] && ratios="%8s %8s"
+printf "$header $ratios %10s\n" set mode sudokud/s crate/s ${tdoku:+tdoku/s} vs-crate ${tdoku:+vs-tdoku} gauge | sed 's/ *$//'
 for set in "${sets[@]}"; do
   file="$puzzles/$set.txt"
   count=$(wc -l <"$file")
@@ -86,6 +93,7 @@ for set in "${sets[@]}"; do
       check "$file" "$mode" tdoku "$scratch/tdoku"
     fi
     : >"$scratch/t.ours"; : >"$scratch/t.crate"; : >"$scratch/t.tdoku"
+    before=$("$gauge" 9)
     for _ in $(seq "$rounds"); do
       micros "$file" "$ours" solve --threads 1 $flag >>"$scratch/t.ours"
       micros "$file" "$crate" $flag >>"$scratch/t.crate"
@@ -94,12 +102,13 @@ for set in "${sets[@]}"; do
     o=$(median <"$scratch/t.ours")
     c=$(median <"$scratch/t.crate")
     t=$([ -z "$tdoku" ] || median <"$scratch/t.tdoku")
-    awk -v set="$set" -v mode="$mode" -v n="$count" -v o="$o" -v c="$c" -v t="$t" 'BEGIN {
+    after=$("$gauge" 9)
+    awk -v set="$set" -v mode="$mode" -v n="$count" -v o="$o" -v c="$c" -v t="$t" -v g="$before/$after" 'BEGIN {
       line = sprintf("%-26s %-6s %11.0f %11.0f", set, mode, n * 1e6 / o, n * 1e6 / c)
       if (t != "") line = line sprintf(" %11.0f", n * 1e6 / t)
       line = line sprintf(" %7.2fx", c / o)
       if (t != "") line = line sprintf(" %7.2fx", t / o)
-      print line
+      print line sprintf(" %10s", g)
     }'
   done
 done
