@@ -73,11 +73,10 @@ check() {
   fi
 }
 
-header="%-26s %-6s %11s %11s"
-[ -n "$tdoku" ] && header="$header %11s"
-ratios="%8s"
-[ -n "$tdoku" ] && ratios="%8s %8s"
-printf "$header $ratios %10s\n" set mode sudokud/s crate/s ${tdoku:+tdoku/s} vs-crate ${tdoku:+vs-tdoku} gauge | sed 's/ *$//'
+# The column formats: rates, then ratios (tdoku's when given), then the gauge.
+header="%-26s %-6s %11s %11s %8s"
+[ -n "$tdoku" ] && header="%-26s %-6s %11s %11s %11s %8s %8s"
+printf "$header %10s\n" set mode sudokud/s crate/s ${tdoku:+tdoku/s} vs-crate ${tdoku:+vs-tdoku} gauge | sed 's/ *$//'
 for set in "${sets[@]}"; do
   file="$puzzles/$set.txt"
   count=$(wc -l <"$file")
